@@ -1,0 +1,167 @@
+"""The model: a TriG dataset plus the native payloads it names.
+
+Reading is strict where a reader would otherwise guess (a TriG syntax error
+names the file and line; a payload path that leaves the model's directory is
+refused) and lenient about missing facts, which the checks report as
+findings instead of failing the load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lxml import etree
+from rdflib import Dataset, Graph, Literal, URIRef
+
+from . import vocab as V
+from .errors import ProjectError
+from .payloads import parse_xml
+
+if TYPE_CHECKING:
+    from .project import Project
+    from .view import View
+
+
+@dataclass(frozen=True)
+class PayloadFile:
+    """One native payload: where the model says it is, and its parsed tree."""
+
+    iri: URIRef
+    relpath: str  # as written in seam:path (relative to the TriG file's directory)
+    path: Path
+    format: str
+    data: bytes
+    tree: etree._ElementTree = field(compare=False, repr=False)
+
+
+class Model:
+    """A loaded model. ``dataset`` is the rdflib Dataset; ``union`` its union graph."""
+
+    def __init__(self, project: "Project", trig_path: Path, trig_bytes: bytes, dataset: Dataset,
+                 payloads: dict[URIRef, PayloadFile]):
+        self.project = project
+        self.trig_path = trig_path
+        self.trig_bytes = trig_bytes
+        self.dataset = dataset
+        self.payloads = payloads
+
+    @cached_property
+    def union(self) -> Graph:
+        """All quads as one graph: readers use the union (design §4)."""
+        graph = Graph()
+        for prefix, ns in self.dataset.namespaces():
+            graph.bind(prefix, ns, override=True)
+        for s, p, o, _ in self.dataset.quads((None, None, None, None)):
+            graph.add((s, p, o))
+        return graph
+
+    def graph(self, role: str) -> Graph:
+        return self.dataset.graph(self.project.graphs[role])
+
+    @cached_property
+    def hash(self) -> str:
+        """sha256 over the TriG file and every payload it names, sorted by path."""
+        return model_hash(self.trig_path, self.trig_bytes,
+                          {p.relpath: p.data for p in self.payloads.values()})
+
+    @cached_property
+    def view(self) -> "View":
+        from .view import build_view
+
+        return build_view(self)
+
+    def graph_of(self, subject: URIRef) -> URIRef | None:
+        """The named graph a subject already lives in (edits write there)."""
+        for _, _, _, g in self.dataset.quads((subject, None, None, None)):
+            return g.identifier if hasattr(g, "identifier") else g
+        return None
+
+    def payload_for(self, subject: URIRef) -> PayloadFile | None:
+        iri = self.union.value(subject, V.payload)
+        return self.payloads.get(iri) if isinstance(iri, URIRef) else None
+
+    def qname(self, iri: URIRef) -> str:
+        """A short, stable name for messages: a prefixed name where a prefix fits."""
+        try:
+            return self.union.namespace_manager.normalizeUri(iri)
+        except Exception:  # rdflib raises several kinds for IRIs with no fitting prefix
+            return f"<{iri}>"
+
+
+def model_hash(trig_path: Path, trig_bytes: bytes, payloads: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    entries = {trig_path.name: trig_bytes, **payloads}
+    for name in sorted(entries):
+        data = entries[name]
+        digest.update(name.encode() + b"\0" + str(len(data)).encode() + b"\0")
+        digest.update(data)
+    return digest.hexdigest()
+
+
+_LINE = re.compile(r"line (\d+)", re.I)
+
+
+def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
+    """Parse TriG; a syntax error becomes one line naming the file and line."""
+    dataset = Dataset(default_union=True)
+    try:
+        dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
+    except UnicodeDecodeError:
+        raise ProjectError(f"{source}: not UTF-8 text") from None
+    except Exception as exc:  # rdflib raises BadSyntax and assorted errors
+        line = getattr(exc, "lines", None)
+        if line is None:
+            found = _LINE.search(str(exc))
+            line = int(found.group(1)) if found else None
+        else:
+            line = int(line) + 1
+        reason = getattr(exc, "message", None) or str(exc).splitlines()[0]
+        where = f"{source}:{line}" if line else source
+        raise ProjectError(f"{where}: TriG syntax error: {reason}") from None
+    return dataset
+
+
+def load_model(project: "Project") -> Model:
+    trig_path = project.model_path
+    display = project.relative(trig_path)
+    try:
+        trig_bytes = trig_path.read_bytes()
+    except OSError as exc:
+        raise ProjectError(f"{display}: cannot read model: {exc.strerror}") from None
+    dataset = parse_trig(trig_bytes, source=display, base=project.config.base)
+    payloads: dict[URIRef, PayloadFile] = {}
+    model_dir = trig_path.parent.resolve()
+    for iri in sorted(set(dataset.subjects(V.RDF.type, V.Payload))):
+        payloads[iri] = _read_payload(dataset, iri, model_dir, display, project)
+    return Model(project, trig_path, trig_bytes, dataset, payloads)
+
+
+def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
+                  project: "Project") -> PayloadFile:
+    rel = dataset.value(iri, V.path)
+    fmt = dataset.value(iri, V.format)
+    if not isinstance(rel, Literal) or not str(rel):
+        raise ProjectError(f"{display}: payload <{iri}> has no seam:path")
+    if str(fmt) not in ("bpmn", "dmn"):
+        raise ProjectError(f"{display}: payload <{iri}> seam:format must be \"bpmn\" or \"dmn\"")
+    path = (model_dir / str(rel)).resolve()
+    if model_dir not in path.parents:
+        raise ProjectError(f"{display}: payload <{iri}> seam:path {rel} leads outside the model directory")
+    shown = project.relative(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ProjectError(f"{shown}: payload file not found (seam:path of <{iri}>)") from None
+    except OSError as exc:
+        raise ProjectError(f"{shown}: cannot read payload: {exc.strerror}") from None
+    tree = parse_xml(data, source=shown)
+    expected = V.BPMN_NS if str(fmt) == "bpmn" else V.DMN_NS
+    if etree.QName(tree.getroot()).namespace != expected:
+        raise ProjectError(f"{shown}: not a {str(fmt).upper()} document (root namespace "
+                           f"{etree.QName(tree.getroot()).namespace})")
+    return PayloadFile(iri=iri, relpath=str(rel), path=path, format=str(fmt), data=data, tree=tree)

@@ -1,0 +1,78 @@
+"""The one place that names ``seam:`` and ``dec:`` terms.
+
+Every other module imports terms from here, so a renamed term is a one-line
+change and a typo is an AttributeError at import rather than a silent miss.
+"""
+
+from __future__ import annotations
+
+from rdflib import Namespace
+from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
+
+SEAM = Namespace("https://w3id.org/seams/seam#")
+DEC = Namespace("https://w3id.org/seams/dec#")
+GIST = Namespace("https://w3id.org/semanticarts/ns/ontology/gist/")
+
+# classes
+Payload = SEAM.Payload
+Process = SEAM.Process
+UserTask = SEAM.UserTask
+ServiceTask = SEAM.ServiceTask
+BusinessRuleTask = SEAM.BusinessRuleTask
+Gateway = SEAM.Gateway
+Variable = SEAM.Variable
+Binding = SEAM.Binding
+Example = SEAM.Example
+Decision = DEC.Decision
+
+FLOW_ELEMENT_CLASSES = (UserTask, ServiceTask, BusinessRuleTask, Gateway)
+
+# seam: properties
+path = SEAM.path
+format = SEAM["format"]  # noqa: A001 - attribute access would give str.format
+payload = SEAM.payload
+payloadElement = SEAM.payloadElement
+inProcess = SEAM.inProcess
+form = SEAM.form
+handler = SEAM.handler
+reads = SEAM.reads
+writes = SEAM.writes
+uses = SEAM.uses
+name = SEAM.name
+example = SEAM.example
+given = SEAM.given
+replies = SEAM.replies
+expect = SEAM.expect
+datatype = SEAM.datatype
+decidedBy = SEAM.decidedBy
+
+# dec: properties
+dec_payloadElement = DEC.payloadElement
+dec_input = DEC.input
+dec_output = DEC.output
+dec_variable = DEC.variable
+dec_fromPath = DEC.fromPath
+dec_processVariable = DEC.processVariable
+
+# the datatypes a variable may have, and the Python types a value of each may take
+DATATYPES = (XSD.string, XSD.integer, XSD.decimal, XSD.boolean, XSD.date)
+
+# XML namespaces of the payloads
+BPMN_NS = "http://www.omg.org/spec/BPMN/20100524/MODEL"
+BPMNDI_NS = "http://www.omg.org/spec/BPMN/20100524/DI"
+DC_NS = "http://www.omg.org/spec/DD/20100524/DC"
+DI_NS = "http://www.omg.org/spec/DD/20100524/DI"
+DMN_NS = "https://www.omg.org/spec/DMN/20191111/MODEL/"
+DMNDI_NS = "https://www.omg.org/spec/DMN/20191111/DMNDI/"
+CAMUNDA_NS = "http://camunda.org/schema/1.0/bpmn"
+ZEEBE_NS = "http://camunda.org/schema/zeebe/1.0"
+
+# BPMN element kind expected for each flow element class
+BPMN_KIND = {
+    UserTask: "userTask",
+    ServiceTask: "serviceTask",
+    BusinessRuleTask: "businessRuleTask",
+    Gateway: "exclusiveGateway",
+}
+
+__all__ = [n for n in dir() if not n.startswith("_")] + ["OWL", "RDF", "RDFS", "SH", "XSD"]

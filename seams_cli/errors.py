@@ -1,0 +1,36 @@
+"""The one place that turns expected errors into a line and an exit code.
+
+Expected failures are :class:`seams.errors.SeamsError`; each class carries
+its exit code, and a subcommand module may override the mapping with an
+``EXIT_CODES`` dict (``draft-generator`` exits 1 for every error, ADR-0029).
+Anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from types import ModuleType
+
+from seams.errors import SeamsError
+
+
+def exit_code_for(exc: SeamsError, overrides: dict[type, int]) -> int:
+    for cls in type(exc).__mro__:
+        if cls in overrides:
+            return overrides[cls]
+    return exc.exit_code
+
+
+def run_guarded(name: str, module: ModuleType, args: argparse.Namespace) -> int:
+    try:
+        return int(module.run(args))
+    except SeamsError as exc:
+        print(f"seams {name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+              file=sys.stderr)
+        for line in exc.details:
+            print(line, file=sys.stderr)
+        return exit_code_for(exc, getattr(module, "EXIT_CODES", {}))
+    except KeyboardInterrupt:
+        print(f"seams {name}: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,65 @@
+"""The ``seams`` command: parse, dispatch, nothing else.
+
+Each subcommand lives in its own module with ``add_arguments(parser)`` and
+``run(args) -> int``. Only the chosen subcommand's module is imported, so
+``seams check`` never pays for the provider or edit machinery.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from . import errors
+
+# command -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("seams_cli.check", "check the model: shapes, decisions, generation, lock"),
+    "generate": ("seams_cli.generate", "run the configured generators and update seams.lock"),
+    "propose": ("seams_cli.propose", "draft a handler with the provider; keep it if its tests pass"),
+    "suggest": ("seams_cli.suggest", "ask the provider for a model change; list or accept one"),
+    "undo": ("seams_cli.undo", "restore the files the last applied change replaced"),
+    "new-generator": ("seams_cli.new_generator", "scaffold a generator package from a reference output"),
+    "draft-generator": ("seams_cli.draft_generator", "draft a generator package with the provider"),
+}
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="seams",
+        description="Keep an application as a model that is data; let an LLM help, never unchecked.",
+        epilog="commands:\n" + "\n".join(f"  {name:<16} {text}" for name, (_, text) in COMMANDS.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("command", choices=list(COMMANDS), metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=_version())
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"seams {version('seams')}"
+    except PackageNotFoundError:  # running from a checkout without install
+        return "seams (not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in COMMANDS:
+        _top_parser().parse_args(argv[:1] or ["--help"])
+        return 2  # parse_args exits; this is only reached for unusual argv
+    name, rest = argv[0], argv[1:]
+    module = importlib.import_module(COMMANDS[name][0])
+    parser = argparse.ArgumentParser(prog=f"seams {name}", description=COMMANDS[name][1])
+    module.add_arguments(parser)
+    args = parser.parse_args(rest)
+    return errors.run_guarded(name, module, args)
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
