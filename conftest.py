@@ -1,0 +1,29 @@
+"""Shared fixtures of seams' own test suite.
+
+Tests never touch the bundled example in place: ``example_project`` gives
+each test its own copy, so a test that proposes, generates or accepts a
+suggestion cannot leak into another.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parent
+EXAMPLE = REPO / "examples" / "leave"
+
+
+def copy_example_to(target: Path) -> Path:
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(".seams", "__pycache__", "generated"))
+    return target
+
+
+@pytest.fixture
+def example_project(tmp_path: Path) -> Path:
+    """A fresh copy of examples/leave."""
+    return copy_example_to(tmp_path / "leave")
