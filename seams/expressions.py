@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -104,7 +105,7 @@ class Condition:
     @property
     def names(self) -> frozenset[str]:
         """The variables the condition reads."""
-        return frozenset(_names(self._tree))
+        return frozenset(node.name for node in _walk(self._tree) if isinstance(node, _Var))
 
     def evaluate(self, env: Mapping[str, object]) -> bool:
         """The condition's truth for `env`; a variable missing from it is an ExpressionError."""
@@ -117,15 +118,10 @@ class Condition:
         condition changes its answer only at them.
         """
         found: dict[str, dict[tuple[str, object], object]] = {name: {} for name in sorted(self.names)}
-        for compare in _compares(self._tree):
-            for left, right in zip(compare.operands, compare.operands[1:]):
-                for var, other in ((left, right), (right, left)):
-                    if isinstance(var, _Var):
-                        literals = other.items if isinstance(other, _LitList) else (other,)
-                        for literal in literals:
-                            if isinstance(literal, _Lit):
-                                key = (kind_of(literal.value), literal.value)
-                                found[var.name].setdefault(key, literal.value)
+        for compare in _walk(self._tree):
+            if isinstance(compare, _Compare):
+                for name, value in _compared_literals(compare):
+                    found[name].setdefault((kind_of(value), value), value)
         return {name: list(values.values()) for name, values in found.items()}
 
     def to_python(self, var_expr: Callable[[str], str]) -> str:
@@ -147,7 +143,9 @@ def parse_condition(text: str, *, where: str) -> Condition:
     if len(source) > MAX_LENGTH:
         raise ExpressionError(f"{where}: condition longer than {MAX_LENGTH} characters")
     try:
-        tree = ast.parse(source, mode="eval")
+        with warnings.catch_warnings():  # an invalid escape is refused, not printed
+            warnings.simplefilter("error")
+            tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
         reason = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
         raise ExpressionError(f"{where}: not a valid condition ({reason}): {_quote(source)}") from None
@@ -190,12 +188,16 @@ class _Converter:
         return operand
 
     def compare(self, node: ast.Compare) -> _Compare:
+        for op in node.ops:
+            if type(op) not in _COMPARISON_OPS:
+                raise self.fail(f"unsupported operator {'is' if isinstance(op, ast.Is) else 'is not'!r}")
         ops = tuple(_COMPARISON_OPS[type(op)] for op in node.ops)
         operands: list[Union[_Var, _Lit, _LitList]] = [self.operand(node.left)]
         for op, right in zip(ops, node.comparators):
             if op in ("in", "not in"):
                 if not isinstance(right, (ast.List, ast.Tuple)):
-                    raise self.fail(f"'{op}' needs a literal list, not {_quote(ast.get_source_segment(self.source, right) or '')}")
+                    shown = _quote(ast.get_source_segment(self.source, right) or "")
+                    raise self.fail(f"'{op}' needs a literal list, not {shown}")
                 operands.append(_LitList(tuple(self.literal(item) for item in right.elts)))
             else:
                 operands.append(self.operand(right))
@@ -207,29 +209,29 @@ class _Converter:
         return _Compare(tuple(operands), ops)
 
     def operand(self, node: ast.expr) -> Union[_Var, _Lit]:
-        if isinstance(node, ast.Name):
-            if node.id in _BOOLEAN_NAMES:
-                return _Lit(_BOOLEAN_NAMES[node.id])
+        if isinstance(node, ast.Name) and node.id not in _BOOLEAN_NAMES:
             return _Var(node.id)
         return self.literal(node)
 
     def literal(self, node: ast.expr) -> _Lit:
-        if isinstance(node, ast.Name) and node.id in _BOOLEAN_NAMES:
-            return _Lit(_BOOLEAN_NAMES[node.id])
+        if isinstance(node, ast.Name):
+            if node.id in _BOOLEAN_NAMES:
+                return _Lit(_BOOLEAN_NAMES[node.id])
+            raise self.fail(f"variable {node.id!r} where a literal is needed")
         negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
         constant = node.operand if negative else node
         if not isinstance(constant, ast.Constant):
-            raise self.unsupported(node) if not isinstance(node, ast.Name) else self.fail(
-                f"variable {node.id!r} where a literal is needed")
+            raise self.unsupported(node)
         value = constant.value
-        if isinstance(value, bool) and not negative:
-            return _Lit(value)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            if not negative:
+                return _Lit(value)
+        elif isinstance(value, int):
             return _Lit(-value if negative else value)
-        if isinstance(value, float):
+        elif isinstance(value, float):
             number = self.decimal(constant)
             return _Lit(number.copy_negate() if negative else number)
-        if isinstance(value, str) and not negative:
+        elif isinstance(value, str) and not negative:
             return _Lit(value)
         raise self.fail(f"unsupported literal {_quote(ast.get_source_segment(self.source, node) or repr(value))}")
 
@@ -237,36 +239,33 @@ class _Converter:
         """The exact decimal the literal's text says, not the float Python would make of it."""
         segment = ast.get_source_segment(self.source, node) or repr(node.value)
         try:
-            number = Decimal(segment.replace("_", ""))
+            return Decimal(segment.replace("_", ""))
         except InvalidOperation:
             raise self.fail(f"number {_quote(segment)} out of range") from None
-        if not number.is_finite():
-            raise self.fail(f"number {_quote(segment)} out of range")
-        return number
 
 
-def _names(node: _Node):
-    if isinstance(node, _Var):
-        yield node.name
+def _walk(node: Union[_Node, _LitList]):
+    """Every node of the private tree, operands included."""
+    yield node
+    if isinstance(node, _BoolOp):
+        children: tuple = node.values
+    elif isinstance(node, _Not):
+        children = (node.operand,)
     elif isinstance(node, _Compare):
-        for operand in node.operands:
-            if isinstance(operand, _Var):
-                yield operand.name
-    elif isinstance(node, _BoolOp):
-        for value in node.values:
-            yield from _names(value)
-    elif isinstance(node, _Not):
-        yield from _names(node.operand)
+        children = node.operands
+    else:
+        children = ()
+    for child in children:
+        yield from _walk(child)
 
 
-def _compares(node: _Node):
-    if isinstance(node, _Compare):
-        yield node
-    elif isinstance(node, _BoolOp):
-        for value in node.values:
-            yield from _compares(value)
-    elif isinstance(node, _Not):
-        yield from _compares(node.operand)
+def _compared_literals(compare: _Compare):
+    """(variable name, literal value) for each literal a link of the chain compares a variable with."""
+    for left, right in zip(compare.operands, compare.operands[1:]):
+        for var, other in ((left, right), (right, left)):
+            if isinstance(var, _Var) and not isinstance(other, _Var):
+                for literal in other.items if isinstance(other, _LitList) else (other,):
+                    yield var.name, literal.value
 
 
 def _equal(a: object, b: object) -> bool:

@@ -27,9 +27,14 @@ def _parser() -> etree.XMLParser:
     )
 
 
+# a DTD marker in every encoding an XML parser detects on its own (UTF-16/32 included)
+_DTD_MARKERS = tuple(marker.encode(encoding) for marker in ("<!DOCTYPE", "<!ENTITY")
+                     for encoding in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"))
+
+
 def parse_xml(data: bytes, *, source: str) -> etree._ElementTree:
     """Parse payload bytes; ``source`` names the file in every error."""
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+    if any(marker in data for marker in _DTD_MARKERS):
         raise ProjectError(f"{source}: a DTD is not allowed in a payload")
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))

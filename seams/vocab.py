@@ -64,6 +64,8 @@ DC_NS = "http://www.omg.org/spec/DD/20100524/DC"
 DI_NS = "http://www.omg.org/spec/DD/20100524/DI"
 DMN_NS = "https://www.omg.org/spec/DMN/20191111/MODEL/"
 DMNDI_NS = "https://www.omg.org/spec/DMN/20191111/DMNDI/"
+DMN_DC_NS = "http://www.omg.org/spec/DMN/20180521/DC/"  # DMN's own DC, not BPMN's DC_NS
+XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 CAMUNDA_NS = "http://camunda.org/schema/1.0/bpmn"
 ZEEBE_NS = "http://camunda.org/schema/zeebe/1.0"
 

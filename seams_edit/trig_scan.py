@@ -20,17 +20,21 @@ from rdflib.term import URIRef
 
 from seams.errors import EditError
 
-# one token per match; order matters (long strings before short ones)
+# the pieces both scanners share: strings (long ones first) and IRIs are opaque units
+_STRING = r"""\"\"\"(?:(?:\"|\"\")?(?:[^\"\\]|\\[\s\S]))*\"\"\"
+              | '\'\'(?:(?:'|'')?(?:[^'\\]|\\[\s\S]))*'\'\'
+              | "(?:[^"\\\r\n]|\\.)*"
+              | '(?:[^'\\\r\n]|\\.)*'"""
+_IRI = r"""<(?:[^<>"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>"""
 _DELIMS = r"""\s#"'<>{}\[\](),;"""
+
+# fine tokens, for the few statements that are parsed and for what lies between statements
 TOKEN = re.compile(
     rf"""
     (?P<ws>\s+)
   | (?P<comment>\#[^\r\n]*)
-  | (?P<string>\"\"\"(?:(?:\"|\"\")?(?:[^\"\\]|\\[\s\S]))*\"\"\"
-              | '''(?:(?:'|'')?(?:[^'\\]|\\[\s\S]))*'''
-              | "(?:[^"\\\r\n]|\\.)*"
-              | '(?:[^'\\\r\n]|\\.)*')
-  | (?P<iri><(?:[^<>"{{}}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{{4}}|\\U[0-9A-Fa-f]{{8}})*>)
+  | (?P<string>{_STRING})
+  | (?P<iri>{_IRI})
   | (?P<punct>[{{}}\[\](),;])
   | (?P<word>(?:[^{_DELIMS}.\\]|\\[\s\S]|\.(?=\d))
              (?:[^{_DELIMS}.\\]|\\[\s\S]|\.+(?=[^{_DELIMS}.]))*)
@@ -38,6 +42,22 @@ TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
+# coarse chunks, to find where a statement ends: names, spaces, ';' and ',' go in one run
+_COARSE = re.compile(
+    rf"""
+    (?P<run>[^"'<\#.{{}}\[\]()\\]+)
+  | (?P<string>{_STRING})
+  | (?P<iri>{_IRI})
+  | (?P<comment>\#[^\r\n]*)
+  | (?P<open>[\[(]) | (?P<close>[\])]) | (?P<brace>[{{}}])
+  | (?P<escape>\\[\s\S])
+  | (?P<dots>\.+)
+  | (?P<bad>[\s\S])
+    """,
+    re.VERBOSE,
+)
+_NOT_WORD = frozenset(" \t\r\n#\"'<>{}[](),;.")
+_BLANK = re.compile(r"(?:\s+|\#[^\r\n]*)*")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _UCHAR = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _LOCAL_ESCAPE = re.compile(r"\\(.)")
@@ -51,7 +71,7 @@ class Token:
     text: str
 
 
-@dataclass
+@dataclass(eq=False)
 class Statement:
     """One triples statement: ``start`` is its first token, ``end`` is after its ``.``."""
 
@@ -59,10 +79,10 @@ class Statement:
     end: int
     terminated: bool
     subject: str | None  # token text; None when the subject is ``[ ... ]`` or ``( ... )``
-    block: Block | None
+    block: Block
 
 
-@dataclass
+@dataclass(eq=False)
 class Block:
     """A graph block ``NAME { ... }``; ``name`` is None for the default-graph ``{ ... }``."""
 
@@ -84,28 +104,35 @@ class Directive:
     iri: str
 
 
-@dataclass
+def namespaces(directives: list[Directive]) -> tuple[str | None, dict[str, str]]:
+    """The base and the prefix map in force after ``directives``."""
+    base: str | None = None
+    prefixes: dict[str, str] = {}
+    for directive in directives:
+        iri = absolute(directive.iri, base)
+        if directive.prefix is None:
+            base = iri
+        else:
+            prefixes[directive.prefix] = iri
+    return base, prefixes
+
+
+@dataclass(eq=False)
 class Document:
     source: str
     text: str
     directives: list[Directive]
     blocks: list[Block]
 
-    def context_at(self, offset: int) -> int:
-        """How many directives are in force at ``offset`` (a key for prefix maps)."""
-        return bisect.bisect_right([d.offset for d in self.directives], offset)
+    def __post_init__(self) -> None:
+        self._offsets = [d.offset for d in self.directives]
 
-    def namespaces(self, context: int) -> tuple[str | None, dict[str, str]]:
-        """The base and the prefix map after the first ``context`` directives."""
-        base: str | None = None
-        prefixes: dict[str, str] = {}
-        for directive in self.directives[:context]:
-            iri = absolute(directive.iri, base)
-            if directive.prefix is None:
-                base = iri
-            else:
-                prefixes[directive.prefix] = iri
-        return base, prefixes
+    def context_at(self, offset: int) -> int:
+        """How many directives are in force at ``offset``: a key for ``namespaces_at``."""
+        return bisect.bisect_right(self._offsets, offset)
+
+    def namespaces_at(self, context: int) -> tuple[str | None, dict[str, str]]:
+        return namespaces(self.directives[:context])
 
     def blocks_named(self, graph: URIRef) -> list[Block]:
         return [block for block in self.blocks if block.name == graph]
@@ -141,59 +168,71 @@ def absolute(iri: str, base: str | None) -> str:
 
 def resolve_name(token_text: str, base: str | None, prefixes: dict[str, str]) -> URIRef | None:
     """The IRI an ``<IRI>`` or prefixed-name token stands for; None for anything else."""
+    iri = resolve_text(token_text, base, prefixes)
+    return None if iri is None else URIRef(iri)
+
+
+def resolve_text(token_text: str, base: str | None, prefixes: dict[str, str]) -> str | None:
+    """``resolve_name`` as a plain string: cheap enough to run on every subject of a block."""
     if token_text.startswith("<"):
-        inner = _UCHAR.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), token_text[1:-1])
-        return URIRef(absolute(inner, base))
-    if ":" not in token_text or token_text.startswith(("_:", "@", "^", '"', "'")):
+        inner = token_text[1:-1]
+        if "\\" in inner:
+            inner = _UCHAR.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), inner)
+        return absolute(inner, base)
+    prefix, colon, local = token_text.partition(":")
+    namespace = prefixes.get(prefix) if colon else None
+    if namespace is None or prefix.startswith(("_", "@", "^", '"', "'")):
         return None
-    prefix, local = token_text.split(":", 1)
-    namespace = prefixes.get(prefix)
-    if namespace is None:
-        return None
-    return URIRef(namespace + _LOCAL_ESCAPE.sub(r"\1", local))
+    return namespace + (_LOCAL_ESCAPE.sub(r"\1", local) if "\\" in local else local)
 
 
 class _Scanner:
-    """Walks the significant tokens once and records directives, blocks and statements."""
+    """One pass over the text: fine tokens between statements, coarse runs inside them."""
 
     def __init__(self, text: str, source: str):
         self.text = text
         self.source = source
-        self.stream = significant(text, source=source)
+        self.position = 0
         self.directives: list[Directive] = []
         self.blocks: list[Block] = []
 
-    def fail(self, token: Token | None, what: str) -> EditError:
-        offset = len(self.text) if token is None else token.start
+    def fail(self, offset: int, what: str) -> EditError:
         return EditError(f"{self.source}: {what} at line {line_of(self.text, offset)}")
 
     def next(self, what: str) -> Token:
-        token = next(self.stream, None)
-        if token is None:
-            raise self.fail(None, f"unexpected end of file, {what}")
-        return token
+        """The next significant token from the current position."""
+        for token in tokens(self.text, self.position, source=self.source):
+            self.position = token.end
+            if token.kind not in ("ws", "comment"):
+                return token
+        raise self.fail(len(self.text), f"unexpected end of file, {what}")
+
+    def at_end(self) -> bool:
+        match = _BLANK.match(self.text, self.position)
+        return match is not None and match.end() == len(self.text)
 
     def run(self) -> Document:
-        for token in self.stream:
+        while not self.at_end():
+            token = self.next("expected a statement")
             keyword = token.text.lower() if token.kind == "word" else ""
             if keyword in ("@prefix", "prefix"):
                 name = self.next("expected a prefix")
                 iri = self.next("expected an IRI")
                 if not name.text.endswith(":") or iri.kind != "iri":
-                    raise self.fail(name, "malformed prefix directive")
+                    raise self.fail(name.start, "malformed prefix directive")
                 self.directives.append(Directive(token.start, name.text[:-1], iri.text[1:-1]))
                 self._directive_end(keyword)
             elif keyword in ("@base", "base"):
                 iri = self.next("expected an IRI")
                 if iri.kind != "iri":
-                    raise self.fail(iri, "malformed base directive")
+                    raise self.fail(iri.start, "malformed base directive")
                 self.directives.append(Directive(token.start, None, iri.text[1:-1]))
                 self._directive_end(keyword)
             elif keyword == "graph":
                 name = self.next("expected a graph name")
                 brace = self.next("expected '{'")
                 if brace.text != "{":
-                    raise self.fail(brace, "expected '{' after the graph name")
+                    raise self.fail(brace.start, "expected '{' after the graph name")
                 self._block(token.start, name, brace, keyword=True)
             elif token.text == "{":
                 self._block(token.start, None, token, keyword=False)
@@ -202,73 +241,83 @@ class _Scanner:
         return Document(self.source, self.text, self.directives, self.blocks)
 
     def _directive_end(self, keyword: str) -> None:
-        if keyword.startswith("@"):
-            dot = self.next("expected '.'")
-            if dot.kind != "dot":
-                raise self.fail(dot, "expected '.' after the directive")
+        if keyword.startswith("@") and self.next("expected '.'").kind != "dot":
+            raise self.fail(self.position, "expected '.' after the directive")
 
     def _top_level(self, first: Token) -> None:
-        """A default-graph statement, or a named block whose name is ``first``."""
-        last = self._skip_nested(first) if first.text in ("[", "(") else first
-        following = self.next("expected a statement")
-        if following.text == "{":
-            self._block(first.start, first, following, keyword=False)
-            return
-        self._statement_from(first, last, following, None)
+        """A default-graph statement (kept as bytes), or a block named by ``first``."""
+        if first.text not in ("[", "("):
+            following = self.next("expected a statement")
+            if following.text == "{":
+                self._block(first.start, first, following, keyword=False)
+                return
+        self._statement_end(first.start, in_block=False)
 
     def _block(self, header_start: int, name: Token | None, brace: Token, *, keyword: bool) -> None:
         name_iri = None
         if name is not None:
-            base, prefixes = self._namespaces()
+            base, prefixes = namespaces(self.directives)
             name_iri = resolve_name(name.text, base, prefixes)
         block = Block(header_start, name.text if name else None, name_iri, keyword, brace.start)
         self.blocks.append(block)
         while True:
-            token = self.next("expected '}'")
-            if token.text == "}":
-                block.close = token.start
+            first = self.next("expected '}'")
+            if first.text == "}":
+                block.close = first.start
                 return
-            last = self._skip_nested(token) if token.text in ("[", "(") else token
-            if self._statement_from(token, last, self.next("expected '}'"), block):
+            end, terminated, closed = self._statement_end(first.start, in_block=True)
+            subject = first.text if first.kind in ("word", "iri") else None
+            block.statements.append(Statement(first.start, end, terminated, subject, block))
+            if closed:
+                block.close = self.position - 1
                 return
 
-    def _statement_from(self, first: Token, last: Token, token: Token, block: Block | None) -> bool:
-        """Consume the rest of a statement; True when it ended its block with ``}``."""
-        subject = first.text if first.kind in ("word", "iri") else None
-        while True:
-            if token.kind == "dot":
-                self._record(first, token.end, True, subject, block)
-                return False
-            if token.text == "}" and block is not None:
-                self._record(first, last.end, False, subject, block)
-                block.close = token.start
-                return True
-            if token.text in ("{", "}"):
-                raise self.fail(token, f"unexpected '{token.text}'")
-            last = self._skip_nested(token) if token.text in ("[", "(") else token
-            token = self.next("expected '.'")
+    def _statement_end(self, start: int, *, in_block: bool) -> tuple[int, bool, bool]:
+        """(end, terminated by '.', closed the block by '}') of the statement at ``start``.
 
-    def _skip_nested(self, opening: Token) -> Token:
-        """Skip to the bracket closing ``opening``; return that closing token."""
-        depth = 1
-        while depth:
-            token = self.next("unclosed bracket")
-            if token.text in ("[", "("):
+        Runs over coarse chunks, so a large model costs a few matches per line.
+        """
+        text = self.text
+        depth = 0
+        last_end = start
+        for match in _COARSE.finditer(text, start):
+            kind = match.lastgroup
+            if kind == "run":
+                stripped = len(match.group().rstrip())
+                if stripped:
+                    last_end = match.start() + stripped
+                continue
+            if kind == "comment":
+                continue
+            if kind == "open":
                 depth += 1
-            elif token.text in ("]", ")"):
+            elif kind == "close":
                 depth -= 1
-            elif token.kind == "dot" or token.text in ("{", "}"):
-                raise self.fail(token, f"unexpected '{token.text}' inside brackets")
-        return token
+                if depth < 0:
+                    raise self.fail(match.start(), f"unbalanced '{match.group()}'")
+            elif kind == "brace":
+                if match.group() == "}" and in_block and depth == 0:
+                    self.position = match.end()
+                    return last_end, False, True
+                raise self.fail(match.start(), f"unexpected '{match.group()}'")
+            elif kind == "dots" and depth == 0 and _terminates(text, match.start(), match.end()):
+                if match.end() - match.start() > 1:
+                    raise self.fail(match.start(), "unexpected '..'")
+                self.position = match.end()
+                return match.end(), True, False
+            elif kind == "bad":
+                raise self.fail(match.start(), "cannot read TriG")
+            last_end = match.end()
+        raise self.fail(len(text), "unexpected end of file, expected '.'")
 
-    def _record(self, first: Token, end: int, terminated: bool, subject: str | None, block: Block | None) -> None:
-        statement = Statement(first.start, end, terminated, subject, block)
-        if block is not None:
-            block.statements.append(statement)
 
-    def _namespaces(self) -> tuple[str | None, dict[str, str]]:
-        document = Document(self.source, self.text, self.directives, [])
-        return document.namespaces(len(self.directives))
+def _terminates(text: str, start: int, end: int) -> bool:
+    """Whether the dots at [start, end) end a statement rather than sit inside a name or number."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before not in _NOT_WORD and after not in _NOT_WORD:
+        return False  # ex:a.b, 1.5, ex:o.ex:s (one greedy prefixed name)
+    return not (before in _NOT_WORD and end - start == 1 and after.isdigit())  # .5
 
 
 def scan(text: str, *, source: str) -> Document:

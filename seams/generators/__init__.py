@@ -1,0 +1,15 @@
+"""Generators: read the model, return files (design §7).
+
+``hookspecs`` is the interface (one pluggy hook, ``seams_generate``);
+``registry`` the plugin manager that holds the built-ins (``stubs``: C1,
+``decisions``: DMN tables as functions) and the installed packages of the
+entry point group ``seams.generators``; ``new_generator`` scaffolds such a
+package from a reference output (``seams new-generator``). Importing this
+package loads nothing else: the registry is built when a run needs it.
+"""
+
+from __future__ import annotations
+
+from .hookspecs import ENTRY_POINT_GROUP, hookimpl, hookspec
+
+__all__ = ["ENTRY_POINT_GROUP", "hookimpl", "hookspec"]

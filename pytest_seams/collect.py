@@ -1,0 +1,84 @@
+"""``seams.toml`` as a pytest file: its items are the project's gates.
+
+Item names (stable; the session runner and ``expected_items`` rely on them)::
+
+    seams.toml::shapes | ::decisions | ::generate
+    seams.toml::<handler>::import | ::example[<label>] | ::contract
+    seams.toml::generated-stale | ::generated-hand-edited | ::draft-stale | ::draft-hand-edited
+                                                                     (only with --seams-check)
+
+The model is loaded once per file, when it is collected; a project that
+cannot load fails the collection with one line. ``--seams-only model`` keeps
+only the model gates (shapes, decisions, generate); ``--seams-only TASK``
+only the acceptance items of that task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import pytest
+
+from . import MODEL_ONLY
+from .acceptance import TaskSpec, acceptance_items, task_specs
+from .gates import LOCK_GATES, MODEL_GATES, Source, call_source, gate_items
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a seams.toml collects, in order: model gates, tasks, lock gates."""
+
+    model_gates: dict[str, Source]
+    tasks: list[tuple[str, TaskSpec]]
+    lock_gates: dict[str, Source]
+
+
+def plan(project: Any, model: Any, *, only: Any = None, check: bool = False) -> Plan:
+    """The one place that decides the items, for the collector and ``expected_items`` alike."""
+    if only == MODEL_ONLY:
+        return Plan(MODEL_GATES, [], {})
+    if only is not None:
+        return Plan({}, task_specs(project, model, only), {})
+    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else {})
+
+
+class SeamsFile(pytest.File):
+    """The gates of the project whose config this file is."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from seams.errors import SeamsError
+        from seams.project import load_project
+
+        try:
+            self.project = load_project(self.path.parent)
+            self.model = self.project.load_model()
+            items = plan(self.project, self.model, only=self.config.getoption("seams_only"),
+                         check=self.config.getoption("seams_check"))
+        except SeamsError as exc:
+            raise self.CollectError(f"seams: {str(exc).splitlines()[0]}") from None
+        self._findings: dict[Source, list] = {}
+        yield from gate_items(self, items.model_gates, lock=False)
+        for name, spec in items.tasks:
+            yield TaskNode.from_parent(self, name=name, spec=spec)
+        yield from gate_items(self, items.lock_gates, lock=True)
+
+    def findings(self, source: Source) -> list:
+        """A check function's findings, computed once for all the items that filter them."""
+        if source not in self._findings:
+            self._findings[source] = call_source(source, self.project, self.model)
+        return self._findings[source]
+
+
+class TaskNode(pytest.Collector):
+    """One service task: its import, example and contract items."""
+
+    def __init__(self, *, spec: TaskSpec, **kwargs):
+        super().__init__(**kwargs)
+        self.spec = spec
+
+    def collect(self) -> list[pytest.Item]:
+        return acceptance_items(self, self.spec)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.spec.subject} ({self.spec.module_file})"

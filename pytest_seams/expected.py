@@ -1,0 +1,31 @@
+"""The item names a session must report as passed, computed before it runs.
+
+Acceptance judges drafted code by its item reports, and the list of items to
+look for comes from the real project's model, not from the session: a draft
+that deletes examples from the scratch model, skips items or stops the
+session early leaves an expected item unreported, and that is a failure.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .collect import plan
+from . import CONFIG_NAME
+
+if TYPE_CHECKING:
+    from seams.model import Model
+    from seams.project import Project
+
+
+def expected_items(project: "Project", model: "Model", *, task: Any = None,
+                   check: bool = False) -> list[str]:
+    """Node ids (relative to the project root) of every item a session over the project
+    collects with the same selection: everything (``check`` adds the ``--seams-check``
+    items), ``task="model"`` the model gates, or any other ``task`` (a Task, IRI, prefixed
+    name, BPMN id or handler name) that task's acceptance items."""
+    items = plan(project, model, only=task, check=check)
+    names = [f"{CONFIG_NAME}::{gate}" for gate in items.model_gates]
+    for node, spec in items.tasks:
+        names += [f"{CONFIG_NAME}::{node}::{item}" for item in spec.item_names()]
+    return names + [f"{CONFIG_NAME}::{gate}" for gate in items.lock_gates]

@@ -1,0 +1,185 @@
+"""The four scaffold tests of a generator package, as pytest items (design §7).
+
+A golden file ``<package root>/tests/golden/<name>`` (the root holds a
+``pyproject.toml`` and a ``seams_*`` package) is collected as a
+:class:`GoldenFile` with four gate items: ``golden`` (the output rendered
+from ``SEAMS_MODEL`` equals the golden text with its markers removed; a
+mismatch shows a unified diff), ``determinism`` (a fresh interpreter with
+another hash seed renders the same bytes), ``parses`` (the output parses for
+its suffix) and ``sources`` (every file extract reads is named by
+``sources(trig)``). The package runs once per file; the items judge that run.
+
+The seams plugin collects golden files through :func:`is_golden_file` and
+:class:`GoldenFile`; loaded on its own (``-p pytest_seams.golden``) this
+module collects them itself, and it stays inert when the plugin is active.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from seams.findings import Finding
+from seams.generators.formats import parse_problem
+from seams.generators.golden_text import read_golden
+from seams.generators.package_run import Rendered, loaded_package, render_in_child, render_package
+
+from .items import GateItem
+
+MODEL_ENV = "SEAMS_MODEL"
+
+
+def _package_root(path: Path) -> Path | None:
+    golden_dir = path.parent
+    if golden_dir.name != "golden" or golden_dir.parent.name != "tests":
+        return None
+    return golden_dir.parent.parent
+
+
+def _packages(root: Path) -> list[Path]:
+    return sorted(p for p in root.glob("seams_*") if (p / "__init__.py").is_file())
+
+
+def is_golden_file(path: Path) -> bool:
+    """True for ``<root>/tests/golden/<name>`` where root has a pyproject.toml and a seams_* package."""
+    path = Path(path)
+    root = _package_root(path)
+    if root is None or path.name.startswith(".") or not path.is_file():
+        return False
+    return (root / "pyproject.toml").is_file() and bool(_packages(root))
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One run of the package over the model, or why it could not run."""
+
+    rendered: Rendered | None = None
+    child_output: str | None = None
+    trig: Path | None = None
+    problem: str | None = None
+    details: str = ""
+
+
+class GoldenFile(pytest.File):
+    """One golden file: its four gates, sharing one run of the package."""
+
+    def collect(self):
+        subject = Path(self.path).relative_to(_package_root(Path(self.path))).as_posix()
+        for item_class in (GoldenItem, DeterminismItem, ParsesItem, SourcesItem):
+            yield item_class.from_parent(self, name=item_class.gate, subject=subject)
+
+    def package_run(self) -> _Run:
+        cached = getattr(self, "_run", None)
+        if cached is None:
+            cached = self._run = self._execute()
+        return cached
+
+    def _execute(self) -> _Run:
+        path = Path(self.path)
+        root = _package_root(path)
+        package_dir = next((p for p in _packages(root) if (p / "templates" / path.name).is_file()), None)
+        if package_dir is None:
+            return _Run(problem=f"no seams_* package in {root.name} has templates/{path.name}")
+        model = os.environ.get(MODEL_ENV)
+        if not model:
+            return _Run(problem=f"{MODEL_ENV} is not set: point it at the model's TriG file")
+        trig = Path(model).resolve()
+        if not trig.is_file():
+            return _Run(problem=f"{MODEL_ENV}={model}: no such file")
+        with tempfile.TemporaryDirectory(prefix="seams-golden-") as out:
+            try:
+                with loaded_package(root, package_dir) as module:
+                    rendered = render_package(module, trig, Path(out))
+                child = render_in_child(root, package_dir, trig, Path(out))
+            except Exception as exc:  # the package's code may raise anything; report it as data
+                return _Run(problem=f"the package failed: {type(exc).__name__}: {exc}",
+                            details="".join(traceback.format_exception(exc, limit=-8)))
+        return _Run(rendered=rendered, child_output=child, trig=trig)
+
+
+class _GoldenGate(GateItem):
+    """Runs the package (once per file) and hands the rendering to ``judge``."""
+
+    def runtest(self) -> None:
+        run = self.parent.package_run()
+        if run.rendered is None:
+            self.fail_with([self.finding(run.problem or "the package did not run")], run.details)
+        findings, text = self.judge(run)
+        if findings:
+            self.fail_with(findings, text)
+
+    def finding(self, message: str) -> Finding:
+        return Finding(self.gate, self.subject, None, message)
+
+    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+        raise NotImplementedError
+
+
+class GoldenItem(_GoldenGate):
+    gate = "golden"
+
+    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+        golden = read_golden(Path(self.path).read_text(encoding="utf-8"))
+        findings = [self.finding(f"line {n} has no [fixed] or [graph: ...] marker") for n in golden.unmarked]
+        output = run.rendered.output
+        if output == golden.expected:
+            return findings, ""
+        diff = difflib.unified_diff(golden.expected.split("\n"), output.split("\n"),
+                                    "golden (markers removed)", "rendered", lineterm="")
+        findings.append(self.finding("the rendered output differs from the golden text"))
+        return findings, "\n".join(diff)
+
+
+class DeterminismItem(_GoldenGate):
+    gate = "determinism"
+
+    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+        if run.child_output == run.rendered.output:
+            return [], ""
+        diff = difflib.unified_diff(run.rendered.output.split("\n"), (run.child_output or "").split("\n"),
+                                    "first rendering", "second rendering (another hash seed)", lineterm="")
+        return [self.finding("two renderings of the same model differ")], "\n".join(diff)
+
+
+class ParsesItem(_GoldenGate):
+    gate = "parses"
+
+    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+        problem = parse_problem(run.rendered.output, Path(self.path).name)
+        return ([self.finding(f"the rendered output {problem}")] if problem else []), ""
+
+
+class SourcesItem(_GoldenGate):
+    gate = "sources"
+
+    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+        rendered, trig = run.rendered, run.trig
+        named = set(rendered.sources)
+        findings = [self.finding(f"sources() names {p}, which does not exist")
+                    for p in rendered.sources if not p.is_file()]
+        if trig not in named:
+            findings.append(self.finding(f"sources() does not name the TriG file {trig.name}"))
+        findings += [self.finding(f"extract reads {_shown(p, trig)}, which sources() does not name")
+                     for p in rendered.reads if p not in named]
+        return findings, ""
+
+
+def _shown(path: Path, trig: Path) -> str:
+    """Model files relative to the TriG file's directory, others as they are."""
+    return path.relative_to(trig.parent).as_posix() if path.is_relative_to(trig.parent) else str(path)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    """Collect golden files when loaded on its own; the seams plugin does it when active."""
+    manager = parent.config.pluginmanager
+    if manager.has_plugin("seams") or manager.has_plugin("pytest_seams.plugin"):
+        return None
+    if is_golden_file(file_path):
+        return GoldenFile.from_parent(parent, path=file_path)
+    return None

@@ -1,0 +1,67 @@
+"""The seams pytest plugin (entry point ``pytest11``: ``seams = "pytest_seams.plugin"``).
+
+Every pytest run on the machine loads this module, so it imports nothing but
+pytest and the standard library: the collectors (and with them rdflib, pyshacl,
+lxml and the seams core) are imported only when a ``seams.toml`` or a
+generator package's golden file is actually collected.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from . import CONFIG_NAME
+
+PROPERTY = "seams"  # the user_properties entry that carries an item's gate and findings
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("seams", "seams model gates")
+    group.addoption("--seams-check", action="store_true", default=False,
+                    help="also collect the lock items: generated-stale, generated-hand-edited, "
+                         "draft-stale, draft-hand-edited (never calls a provider)")
+    group.addoption("--seams-only", metavar="model|TASK", default=None,
+                    help="collect only the model gates (model), or only the acceptance items "
+                         "of one service task (IRI, prefixed name, BPMN id or handler name)")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.name == CONFIG_NAME:
+        from .collect import SeamsFile
+
+        return SeamsFile.from_parent(parent, path=file_path)
+    golden = _golden()
+    if golden is not None and golden.is_golden_file(file_path):
+        return golden.GoldenFile.from_parent(parent, path=file_path)
+    return None
+
+
+@cache
+def _golden() -> ModuleType | None:
+    """The generator packages' golden items, when that part of the plugin is installed."""
+    try:
+        return importlib.import_module("pytest_seams.golden")
+    except ModuleNotFoundError as exc:
+        if exc.name == "pytest_seams.golden":
+            return None
+        raise
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Copy a gate item's findings onto its call report as plain data (survives xdist)."""
+    report = yield
+    items = sys.modules.get("pytest_seams.items")  # no gate item exists before it is imported
+    if call.when == "call" and items is not None and isinstance(item, items.GateItem):
+        report.user_properties.append((PROPERTY, {
+            "gate": item.gate,
+            "subject": item.subject,
+            "findings": [finding.as_dict() for finding in item.findings],
+        }))
+    return report

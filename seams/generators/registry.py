@@ -1,0 +1,124 @@
+"""The generator registry: a pluggy plugin manager, built lazily per run.
+
+Built-ins are registered as ordinary plugins under their names. Installed
+generator packages register through the entry point group
+``seams.generators`` and are loaded (``load_setuptools_entrypoints``) only
+when ``[generate] generators`` lists them: the default is every built-in and
+nothing installed, so installing a package never changes what an existing
+project generates, and a broken package breaks only the projects that chose
+it. A built-in name wins over an installed package of the same name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from seams.errors import GeneratorError, ProjectError, SeamsError
+
+from . import hookspecs
+from .decisions import DecisionsGenerator
+from .stubs import StubsGenerator
+
+if TYPE_CHECKING:
+    from seams.model import Model
+
+BUILTINS: dict[str, type] = {"stubs": StubsGenerator, "decisions": DecisionsGenerator}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one generator did: its files (relative to the generated dir) or what went wrong."""
+
+    name: str
+    files: Mapping[str, bytes]
+    problem: str | None = None  # the fact at fault, without the generator's name
+
+
+def installed_names() -> list[str]:
+    """Names of the installed generator packages (entry points; nothing is imported)."""
+    return sorted({ep.name for ep in metadata.entry_points(group=hookspecs.ENTRY_POINT_GROUP)})
+
+
+def selected_names(configured: tuple[str, ...] | None) -> list[str]:
+    """``[generate] generators`` in order (duplicates dropped), or every built-in."""
+    return list(dict.fromkeys(configured)) if configured is not None else list(BUILTINS)
+
+
+def run(names: list[str], model: "Model", out_dir: Path, *, source: str) -> list[Outcome]:
+    """Load the generators ``names`` and call each on its own, in that order.
+
+    An unknown name is a ProjectError naming it (``source``, the config, is
+    at fault). Everything a generator can get wrong (its package does not
+    import or validate, it raises, it returns something other than files) is
+    that generator's Outcome problem, so one broken generator never hides
+    what the others produce.
+    """
+    manager, problems = _load(names, source)
+    outcomes = []
+    for name in names:
+        if name in problems:
+            outcomes.append(Outcome(name, {}, problems[name]))
+            continue
+        others = [plugin for other, plugin in manager.list_name_plugin() if other != name]
+        hook = manager.subset_hook_caller("seams_generate", remove_plugins=others)
+        try:
+            files = _files_of(hook(model=model, trig=model.trig_path, out_dir=out_dir))
+        except SeamsError as exc:
+            outcomes.append(Outcome(name, {}, str(exc)))
+        except Exception as exc:  # a generator's bug is reported, not a traceback
+            outcomes.append(Outcome(name, {}, f"failed: {_reason(exc)}"))
+        else:
+            outcomes.append(Outcome(name, files))
+    return outcomes
+
+
+def _load(names: list[str], source: str) -> tuple[pluggy.PluginManager, dict[str, str]]:
+    manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    manager.add_hookspecs(hookspecs)
+    problems: dict[str, str] = {}
+    for name in names:
+        if name in BUILTINS:
+            manager.register(BUILTINS[name](), name=name)
+            continue
+        try:
+            manager.load_setuptools_entrypoints(hookspecs.ENTRY_POINT_GROUP, name=name)
+        except pluggy.PluginValidationError as exc:
+            problems[name] = f"does not fit the seams hooks: {str(exc).strip().splitlines()[-1]}"
+            continue
+        except Exception as exc:  # an installed package's import can raise anything
+            problems[name] = f"cannot load its package: {_reason(exc)}"
+            continue
+        if not manager.has_plugin(name):
+            known = ", ".join([*BUILTINS, *installed_names()])
+            raise ProjectError(f"{source}: generate.generators names unknown generator {name} (known: {known})")
+    try:
+        manager.check_pending()
+    except pluggy.PluginValidationError as exc:  # pluggy's message ends with the plugin's repr
+        problems[manager.get_name(exc.plugin) or "?"] = str(exc).split(" in plugin ")[0]
+    implemented = {impl.plugin_name for impl in manager.hook.seams_generate.get_hookimpls()}
+    for name in names:
+        if name not in implemented:
+            problems.setdefault(name, "implements no seams_generate hook")
+    return manager, problems
+
+
+def _files_of(results: list[Any]) -> dict[str, bytes]:
+    if len(results) != 1 or not isinstance(results[0], Mapping):
+        raise GeneratorError("seams_generate must return a mapping of path to bytes")
+    files = {}
+    for path, data in results[0].items():
+        if not isinstance(path, str) or not isinstance(data, bytes):
+            raise GeneratorError(f"seams_generate must map a str path to bytes, not {path!r} to {type(data).__name__}")
+        files[path] = data
+    return files
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -1,0 +1,124 @@
+"""``seams draft-generator NAME --reference FILE``: a generator drafted by the provider,
+kept only when its golden test passes (ADR-0029).
+
+Every refusal that needs no answer (the name, the reference, an occupied
+DIR, the project, the provider) comes before the provider is asked. The
+answer's three texts then pass the cheap checks (extract step, no logic,
+no restated label) and the scaffold assembled with them passes its four
+golden items in a scratch directory before DIR or the cache is touched.
+Every error exits 1, project errors included. Lines and cache key:
+docs/draft-generator.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from seams.draft_checks import check_extract, check_no_logic, check_no_restated_label
+from seams.errors import DraftGeneratorError, SeamsError
+from seams.generator_drafts import DraftAnswer, assemble, golden_failures, model_names, names_text, parse_answer
+from seams.generators.new_generator import default_out, scaffold, write
+from seams.generators.package import package_name
+from seams.project import load_project
+
+from . import new_generator
+from .prompting import fill, load_template, quote
+from .provider import (
+    cache_key, call_provider, chosen_llm_model, chosen_provider, read_cached, strip_fence, write_cached,
+)
+
+EXIT_CODES = {SeamsError: 1}
+"""ADR-0029: every error of this command exits 1, a project error too."""
+TEMPLATE = "draft-generator-v1.txt"
+CACHE_DIR = "generator-drafts"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """new-generator's NAME, --reference, --out and --force, then the provider and project options."""
+    new_generator.add_arguments(parser)
+    parser.add_argument("--provider", metavar="CMD", help="provider command (default: [propose] provider)")
+    parser.add_argument("--llm-model", metavar="NAME",
+                        help="LLM model name, passed as SEAMS_LLM_MODEL (default: [propose] model)")
+    parser.add_argument("--project", metavar="DIR", help="project directory (default: found from here)")
+    parser.add_argument("--model", metavar="TRIG", help="TriG model (default: SEAMS_MODEL, then project.model)")
+
+
+def build_prompt(*, reference_name: str, reference: str, names: Sequence[tuple[str, str]], package: str) -> str:
+    """The draft-generator-v1 prompt: the reference's file name and text, the model's
+    ``IRI<TAB>label`` lines and the scaffold's package module, each a DATA block.
+    A pure function of its arguments, byte for byte."""
+    return fill(load_template(TEMPLATE), {
+        "reference_name": quote(reference_name, label="reference name"),
+        "reference": quote(reference, label="reference"),
+        "names": quote(names_text(list(names)) or "(the model has no labelled subjects)", label="names"),
+        "package": quote(package, label="package module"),
+    })
+
+
+def run(args: argparse.Namespace) -> int:
+    reference_path = Path(args.reference)
+    default_files = scaffold(args.name, reference_path)  # the name and reference refusals
+    out = Path(args.out) if args.out else default_out(args.name)
+    write({}, out, force=args.force)  # refuses an occupied DIR now, writes nothing
+    project = load_project(args.project, model=args.model)
+    model = project.load_model()
+    provider = chosen_provider(args.provider, project.config)
+    llm_model = chosen_llm_model(args.llm_model, project.config)
+    package = package_name(args.name)
+    reference = default_files[f"{package}/templates/{reference_path.name}"].decode("utf-8")  # verbatim
+    package_module = default_files[f"{package}/__init__.py"].decode("utf-8")
+    names = model_names(model)
+    prompt = build_prompt(reference_name=reference_path.name, reference=reference, names=names,
+                          package=package_module)
+
+    _say(f"prompt {hashlib.sha256(prompt.encode('utf-8')).hexdigest()}")
+    _say(f"provider {provider}")
+    if llm_model:
+        _say(f"llm-model {llm_model}")
+    reference_sha = hashlib.sha256(reference.encode("utf-8")).hexdigest()  # the file's bytes: strict UTF-8
+    key = cache_key([reference_sha, model.hash, TEMPLATE, provider, *([llm_model] if llm_model else [])])
+    cached_path = project.cache_dir / CACHE_DIR / f"{key}.json"
+    answer = _cached_answer(cached_path)
+    hit = answer is not None
+    if hit:
+        _say("cache hit")
+    else:
+        _say("cache miss")
+        text = call_provider(provider, prompt, timeout=project.config.propose.timeout,
+                             llm_model=llm_model, cwd=project.root)
+        answer = parse_answer(strip_fence(text))
+
+    check_extract(answer.extract, package_module)
+    check_no_logic(answer.template)
+    check_no_restated_label(answer.template, reference, names)
+    files = assemble(args.name, reference_path, answer)
+    failures = golden_failures(model, f"seams-{args.name}", files, reference_path.name,
+                               timeout=project.config.propose.timeout)
+    if failures:
+        raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
+                                  details=[f"failed {line}" for line in failures])
+    _say("tests passed")
+    written = write(files, out, force=args.force)
+    if not hit:
+        write_cached(project.cache_dir, cached_path, answer.cache_text())
+    for path in written:
+        _say(f"wrote {path.as_posix()}")
+    return 0
+
+
+def _cached_answer(path: Path) -> DraftAnswer | None:
+    """A stored answer, or None when there is none or it no longer reads as one."""
+    text = read_cached(path)
+    if text is None:
+        return None
+    try:
+        return parse_answer(text)
+    except DraftGeneratorError:
+        return None
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)  # a provider may take minutes: show each line as it is known

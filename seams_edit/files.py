@@ -1,0 +1,201 @@
+"""Atomic multi-file writes: every changed file is written, or none is.
+
+A model change spans the TriG file and its payloads; a half-written change
+would leave a model whose facts and payloads disagree. So each new content
+first goes to a temporary file beside its target, and only when all of them
+exist are they moved into place with ``os.replace``; if one move fails, the
+files already replaced get their old bytes back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from seams.errors import EditError
+
+MANIFEST = "manifest.json"
+_GITIGNORE = "*\n"
+
+
+@dataclass(frozen=True)
+class ApplyRecord:
+    """What an apply changed (absolute paths) and the undo entry that can take it back."""
+
+    root: Path
+    changed: tuple[Path, ...]
+    undo_entry: Path | None
+
+
+def inside(root: Path, path: Path) -> Path:
+    """``path`` (relative to ``root`` or absolute) resolved, refused if it leaves ``root``."""
+    resolved_root = root.resolve()
+    target = (path if path.is_absolute() else resolved_root / path).resolve()
+    if not target.is_relative_to(resolved_root):
+        raise EditError(f"{path}: outside the project root {resolved_root}")
+    return target
+
+
+def read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise EditError(f"{path}: cannot read: {error.strerror or error}") from error
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -> ApplyRecord:
+    """Write ``changes`` (path -> new bytes) all or none; record an undo entry under ``undo_dir``.
+
+    Files whose bytes would not change are left alone; when nothing changes,
+    nothing is written and no undo entry is made.
+    """
+    root = root.resolve()
+    planned: dict[Path, tuple[bytes, bytes | None]] = {}
+    for path, content in changes.items():
+        if not isinstance(content, bytes):
+            raise EditError(f"{path}: new content must be bytes, not {type(content).__name__}")
+        target = inside(root, Path(path))
+        if target.is_dir():
+            raise EditError(f"{path}: is a directory")
+        before = read_or_none(target)
+        if before != content:
+            planned[target] = (content, before)
+    if not planned:
+        return ApplyRecord(root, (), None)
+    ordered = sorted(planned)
+    entry = None
+    if undo_dir is not None:
+        entry = _record_undo(root, undo_dir, [(t, *planned[t]) for t in ordered])
+    try:
+        commit([(target, planned[target][0]) for target in ordered])
+    except EditError:
+        if entry is not None:
+            shutil.rmtree(entry, ignore_errors=True)
+        raise
+    return ApplyRecord(root, tuple(ordered), entry)
+
+
+def commit(writes: list[tuple[Path, bytes | None]]) -> None:
+    """Give each path its new bytes (None: delete it), all or none."""
+    previous = {target: read_or_none(target) for target, _ in writes}
+    temporaries: dict[Path, Path] = {}
+    try:
+        for target, content in writes:
+            if content is not None:
+                temporaries[target] = _temporary_beside(target, content)
+    except OSError as error:
+        _discard(temporaries.values())
+        raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
+    done: list[Path] = []
+    try:
+        for target, content in writes:
+            if content is None:
+                target.unlink(missing_ok=True)
+            else:
+                os.replace(temporaries[target], target)
+                del temporaries[target]
+            done.append(target)
+    except OSError as error:
+        _discard(temporaries.values())
+        _restore(done, previous)
+        raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
+
+
+def _temporary_beside(target: Path, content: bytes) -> Path:
+    """A temporary file in the target's directory (same file system, so the move is atomic)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def _discard(paths: Iterable[Path]) -> None:
+    for path in list(paths):
+        path.unlink(missing_ok=True)
+
+
+def _restore(done: list[Path], previous: dict[Path, bytes | None]) -> None:
+    """Put back the files a failed commit already replaced."""
+    failed: list[str] = []
+    for target in reversed(done):
+        before = previous[target]
+        try:
+            if before is None:
+                target.unlink(missing_ok=True)
+            else:
+                os.replace(_temporary_beside(target, before), target)
+        except OSError:
+            failed.append(str(target))
+    if failed:
+        raise EditError(f"{failed[0]}: could not be restored after a failed write ({len(failed)} file(s))")
+
+
+def _record_undo(root: Path, undo_dir: Path, planned: list[tuple[Path, bytes, bytes | None]]) -> Path:
+    """Store the bytes an apply replaces, as ``<undo_dir>/<seq>-<sha>/``, written atomically."""
+    undo_dir = undo_dir if undo_dir.is_absolute() else root / undo_dir
+    ensure_local_dir(root, undo_dir)
+    staging = undo_dir / f".staging-{secrets.token_hex(6)}"
+    staging.mkdir()
+    try:
+        files = []
+        for index, (target, after, before) in enumerate(planned):
+            saved = None
+            if before is not None:
+                saved = f"{index}.before"
+                (staging / saved).write_bytes(before)
+            relative = target.relative_to(root).as_posix()
+            files.append({"path": relative, "before": saved, "after_sha256": sha256(after)})
+        manifest = json.dumps({"version": 1, "files": files}, indent=2, sort_keys=True).encode() + b"\n"
+        (staging / MANIFEST).write_bytes(manifest)
+        entry = undo_dir / f"{next_sequence(undo_dir):06d}-{sha256(manifest)[:12]}"
+        os.rename(staging, entry)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise EditError(f"{undo_dir}: cannot record the undo entry: {error.strerror or error}") from error
+    return entry
+
+
+def undo_entries(undo_dir: Path) -> list[Path]:
+    """The recorded applies, oldest first."""
+    if not undo_dir.is_dir():
+        return []
+    entries = [p for p in undo_dir.iterdir() if p.is_dir() and p.name.split("-", 1)[0].isdigit()]
+    return sorted(entries, key=lambda p: (int(p.name.split("-", 1)[0]), p.name))
+
+
+def next_sequence(undo_dir: Path) -> int:
+    entries = undo_entries(undo_dir)
+    return int(entries[-1].name.split("-", 1)[0]) + 1 if entries else 1
+
+
+def ensure_local_dir(root: Path, directory: Path) -> None:
+    """Create ``directory``; a ``.seams`` folder on the way gets its ``.gitignore`` (``*``)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for folder in (directory, *directory.parents):
+        if folder == root or not folder.is_relative_to(root):
+            break
+        if folder.name == ".seams" and not (folder / ".gitignore").exists():
+            (folder / ".gitignore").write_text(_GITIGNORE)

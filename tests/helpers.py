@@ -1,0 +1,87 @@
+"""Small helpers the test modules share: a private copy of the example project,
+the real ``seams`` command in a subprocess, and a synthetic model of any size.
+
+Tests edit copies, never ``examples/leave`` itself, so they can run in
+parallel (pytest-xdist) and the example stays the clean reference.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "leave"
+
+
+def copy_example(tmp_path: Path, name: str = "leave") -> Path:
+    """A fresh copy of the example project under ``tmp_path``; returns its root."""
+    target = tmp_path / name
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("__pycache__", ".seams"))
+    return target
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Replace ``old`` by ``new`` in a text file, failing loudly when ``old`` is absent,
+    so a broken-copy test cannot silently test the clean example."""
+    text = path.read_text(encoding="utf-8")
+    found = text.count(old)
+    if found < count:
+        raise AssertionError(f"{path.name}: expected {count} occurrence(s) of {old!r}, found {found}")
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def assert_findings(findings: list, kind: str, want: list[tuple[str, str | None, str]]) -> None:
+    """``findings`` are exactly ``want``: (subject, predicate) in order, each message holding its excerpt."""
+    lines = [f.line() for f in findings]
+    assert all(f.kind == kind for f in findings), lines
+    assert [(f.subject, f.predicate) for f in findings] == [(s, p) for s, p, _ in want], lines
+    for finding, (_, _, excerpt) in zip(findings, want):
+        assert excerpt in finding.message, finding.line()
+
+
+def run_seams(*args: str, cwd: Path, env: dict[str, str] | None = None,
+              timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``python -m seams_cli ARGS`` in ``cwd``; text output, never raises on exit status."""
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("SEAMS_")}
+    full_env = {**inherited, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "seams_cli", *args],
+        cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+
+
+_BLOCK = re.compile(r"^(ex:graph\\/\w+ \{\n)(.*?)(^\}\n)", re.M | re.S)
+_LOCAL = re.compile(r"\bex:([A-Za-z][\w-]*)")
+
+
+def synthetic_project(tmp_path: Path, copies: int) -> Path:
+    """The example with its model repeated ``copies`` times: every ``ex:`` name
+    gets a ``_<i>`` suffix and every copy its own BPMN and DMN payload files,
+    so the model has ``copies`` processes that share nothing."""
+    root = copy_example(tmp_path, f"synthetic{copies}")
+    model_dir = root / "model"
+    trig = (model_dir / "model.trig").read_text(encoding="utf-8")
+    bpmn = (model_dir / "leave.bpmn").read_text(encoding="utf-8")
+    dmn = (model_dir / "leave.dmn").read_text(encoding="utf-8")
+
+    def repeat(match: re.Match) -> str:
+        body = match.group(2)
+        copies_text = []
+        for i in range(copies):
+            text = _LOCAL.sub(lambda m: f"ex:{m.group(1)}_{i}", body)
+            text = text.replace('"leave.bpmn"', f'"leave_{i}.bpmn"').replace('"leave.dmn"', f'"leave_{i}.dmn"')
+            copies_text.append(text)
+        return match.group(1) + "".join(copies_text) + match.group(3)
+
+    (model_dir / "model.trig").write_text(_BLOCK.sub(repeat, trig), encoding="utf-8")
+    for i in range(copies):
+        (model_dir / f"leave_{i}.bpmn").write_text(bpmn, encoding="utf-8")
+        (model_dir / f"leave_{i}.dmn").write_text(dmn, encoding="utf-8")
+    (model_dir / "leave.bpmn").unlink()
+    (model_dir / "leave.dmn").unlink()
+    return root
