@@ -12,6 +12,13 @@ from pathlib import Path
 
 import pytest
 
+try:  # pyshacl imports the importlib_metadata backport, which swaps the stdlib's
+    # distribution finder; importing it first keeps in-process pytester runs from
+    # undoing half of that swap and losing every entry point (our plugin included).
+    import importlib_metadata  # noqa: F401
+except ImportError:  # pragma: no cover - only where the backport is absent
+    pass
+
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parent
@@ -19,7 +26,7 @@ EXAMPLE = REPO / "examples" / "leave"
 
 
 def copy_example_to(target: Path) -> Path:
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(".seams", "__pycache__", "generated"))
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(".seams", "__pycache__"))
     return target
 
 

@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from seams.errors import ProjectError
 from seams.findings import Finding
+from seams.processes import kill_group, wait_unreaped
 
 from . import CONFIG_NAME, MODEL_ONLY
 
@@ -93,8 +93,8 @@ def run_session(directory: Path, *, select: str | None = None, timeout: float,
                 [sys.executable, "-m", "pytest_seams.worker", json.dumps(spec)],
                 cwd=directory, env=session_env(directory, env, home=home, tmp=tmp),
                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, start_new_session=True)
-            finished = _wait_unreaped(worker.pid, timeout)
-            _kill_group(worker.pid)  # the leader is not reaped yet, so its group id is still ours
+            finished = wait_unreaped(worker, timeout)
+            kill_group(worker)  # everything the session started, finished or not
             worker.wait()
         result = _result(_events(results), timed_out=not finished, timeout=timeout,
                          returncode=worker.returncode)
@@ -144,27 +144,6 @@ def _private_dirs(directory: Path) -> Iterator[tuple[Path, Path]]:
         shutil.rmtree(private, ignore_errors=True)
         if created and not any(cache.iterdir()):
             cache.rmdir()
-
-
-def _wait_unreaped(pid: int, timeout: float) -> bool:
-    """Wait for the worker to exit without reaping it (WNOWAIT); False at the time limit."""
-    deadline = time.monotonic() + timeout
-    delay = 0.002
-    while os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return False
-        time.sleep(min(delay, remaining))
-        delay = min(delay * 2, 0.05)
-    return True
-
-
-def _kill_group(pgid: int) -> None:
-    """Kill everything the session started, finished or not."""
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _events(path: Path) -> list[dict]:

@@ -64,8 +64,8 @@ def context_for(model: "Model", task: "Task | URIRef | str") -> Context:
         "comment": task.comment,
         "process": process.label if process else None,
         "handler": task.handler,
-        "reads": _variables(view, task.reads),
-        "writes": _variables(view, task.writes),
+        "reads": variable_facts(view, task.reads),
+        "writes": variable_facts(view, task.writes),
         "bindings": _bindings(view, task),
         "examples": _sorted_json([_example(e) for e in task.examples], by="label"),
         "bpmn": _bpmn_fragment(model, task),
@@ -101,8 +101,9 @@ def _constraints(field: Field) -> dict:
     return found
 
 
-def _variables(view: "View", iris: tuple[URIRef, ...]) -> list[dict]:
-    """Name, label, datatype and the constraints of every form field on each variable."""
+def variable_facts(view: "View", iris: tuple[URIRef, ...]) -> list[dict]:
+    """Name, label, datatype and the constraints of every form field on each variable,
+    sorted by name: a task's reads and writes here, and the variables the suggest prompt shows."""
     out = []
     for iri in iris:
         var = view.variables.get(iri)

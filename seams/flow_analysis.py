@@ -188,7 +188,7 @@ def _decision_input_findings(model: "Model", process: Process, items: dict[str, 
             if decision is None:
                 continue
             for given in decision.inputs:
-                if isinstance(given.from_path, URIRef) and given.from_path not in before[node]:
+                if given.from_path in view.variables and given.from_path not in before[node]:
                     yield Finding(
                         KIND, model.qname(task.iri), "seam:decidedBy",
                         f'input "{given.variable}" of {model.qname(decision.iri)} reads '

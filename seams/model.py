@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+from rdflib.paths import Path as PropertyPath
 
 from . import vocab as V
 from .errors import ProjectError
@@ -53,12 +55,7 @@ class Model:
     @cached_property
     def union(self) -> Graph:
         """All quads as one graph: readers use the union (design §4)."""
-        graph = Graph()
-        for prefix, ns in self.dataset.namespaces():
-            graph.bind(prefix, ns, override=True)
-        for s, p, o, _ in self.dataset.quads((None, None, None, None)):
-            graph.add((s, p, o))
-        return graph
+        return UnionGraph(self.dataset)
 
     def graph(self, role: str) -> Graph:
         return self.dataset.graph(self.project.graphs[role])
@@ -91,6 +88,38 @@ class Model:
             return self.union.namespace_manager.normalizeUri(iri)
         except Exception:  # rdflib raises several kinds for IRIs with no fitting prefix
             return f"<{iri}>"
+
+
+class UnionGraph(Graph):
+    """Every graph of a dataset read as one plain ``Graph``, without copying a quad.
+
+    Copying the union into a new graph cost as much as parsing the model
+    again (and doubled its memory); reading the dataset's store with no
+    context is the union already (what ``Dataset(default_union=True)``
+    reads), and being a plain ``Graph`` keeps pyshacl validating it as one
+    data graph instead of graph by graph. A triple added here goes into the
+    dataset's default graph.
+    """
+
+    def __init__(self, dataset: Dataset):
+        super().__init__(store=dataset.store, identifier=DATASET_DEFAULT_GRAPH_ID,
+                         namespace_manager=dataset.namespace_manager)
+
+    def triples(self, triple):  # type: ignore[override]
+        s, p, o = triple
+        if isinstance(p, PropertyPath):
+            for s_, o_ in p.eval(self, s, o):
+                yield s_, p, o_
+            return
+        for found, _ in self.store.triples((s, p, o), context=None):
+            yield found
+
+    def triples_choices(self, triple, context=None):  # type: ignore[override]
+        for found, _ in self.store.triples_choices(triple, context=None):
+            yield found
+
+    def __len__(self) -> int:
+        return self.store.__len__(context=None)  # type: ignore[call-arg]
 
 
 def model_hash(trig_path: Path, trig_bytes: bytes, payloads: dict[str, bytes]) -> str:

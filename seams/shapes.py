@@ -87,7 +87,7 @@ def _shacl_findings(model: "Model") -> Iterable[Finding]:
 
 def _details(model: "Model", report: Graph, result: Node) -> str:
     """Name the nested nodes (form fields) an ``sh:node`` failure comes from."""
-    names, todo, seen = set(), [result], set()
+    names, todo, seen = set(), list(report.objects(result, V.SH.detail)), set()
     while todo:
         node = todo.pop()
         if node in seen:

@@ -25,9 +25,11 @@ from seams.generators.package import package_name
 from seams.project import load_project
 
 from . import new_generator
+from .options import add_project_arguments
 from .prompting import fill, load_template, quote
 from .provider import (
-    cache_key, call_provider, chosen_llm_model, chosen_provider, read_cached, strip_fence, write_cached,
+    add_provider_arguments, cache_key, cached_answer, call_provider, chosen_llm_model, chosen_provider,
+    read_cached, say, say_provider, strip_fence, write_cached,
 )
 
 EXIT_CODES = {SeamsError: 1}
@@ -39,11 +41,8 @@ CACHE_DIR = "generator-drafts"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """new-generator's NAME, --reference, --out and --force, then the provider and project options."""
     new_generator.add_arguments(parser)
-    parser.add_argument("--provider", metavar="CMD", help="provider command (default: [propose] provider)")
-    parser.add_argument("--llm-model", metavar="NAME",
-                        help="LLM model name, passed as SEAMS_LLM_MODEL (default: [propose] model)")
-    parser.add_argument("--project", metavar="DIR", help="project directory (default: found from here)")
-    parser.add_argument("--model", metavar="TRIG", help="TriG model (default: SEAMS_MODEL, then project.model)")
+    add_provider_arguments(parser)
+    add_project_arguments(parser)
 
 
 def build_prompt(*, reference_name: str, reference: str, names: Sequence[tuple[str, str]], package: str) -> str:
@@ -74,22 +73,18 @@ def run(args: argparse.Namespace) -> int:
     prompt = build_prompt(reference_name=reference_path.name, reference=reference, names=names,
                           package=package_module)
 
-    _say(f"prompt {hashlib.sha256(prompt.encode('utf-8')).hexdigest()}")
-    _say(f"provider {provider}")
-    if llm_model:
-        _say(f"llm-model {llm_model}")
+    say(f"prompt {hashlib.sha256(prompt.encode('utf-8')).hexdigest()}")
+    say_provider(provider, llm_model)
     reference_sha = hashlib.sha256(reference.encode("utf-8")).hexdigest()  # the file's bytes: strict UTF-8
-    key = cache_key([reference_sha, model.hash, TEMPLATE, provider, *([llm_model] if llm_model else [])])
+    key = cache_key([reference_sha, model.hash, TEMPLATE, provider], llm_model=llm_model)
     cached_path = project.cache_dir / CACHE_DIR / f"{key}.json"
-    answer = _cached_answer(cached_path)
-    hit = answer is not None
-    if hit:
-        _say("cache hit")
-    else:
-        _say("cache miss")
+
+    def ask() -> DraftAnswer:
         text = call_provider(provider, prompt, timeout=project.config.propose.timeout,
                              llm_model=llm_model, cwd=project.root)
-        answer = parse_answer(strip_fence(text))
+        return parse_answer(strip_fence(text))
+
+    answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask)  # kept once the golden test passed
 
     check_extract(answer.extract, package_module)
     check_no_logic(answer.template)
@@ -100,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
     if failures:
         raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
                                   details=[f"failed {line}" for line in failures])
-    _say("tests passed")
+    say("tests passed")
     written = write(files, out, force=args.force)
     if not hit:
         write_cached(project.cache_dir, cached_path, answer.cache_text())
     for path in written:
-        _say(f"wrote {path.as_posix()}")
+        say(f"wrote {path.as_posix()}")
     return 0
 
 
@@ -118,7 +113,3 @@ def _cached_answer(path: Path) -> DraftAnswer | None:
         return parse_answer(text)
     except DraftGeneratorError:
         return None
-
-
-def _say(line: str) -> None:
-    print(line, flush=True)  # a provider may take minutes: show each line as it is known

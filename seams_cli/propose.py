@@ -33,10 +33,11 @@ from seams.resolve import resolve_task
 from seams.scratch import scratch_project
 from seams.view import Task
 
+from .options import add_project_arguments
 from .prompting import fill, load_template, quote
 from .provider import (
-    add_provider_arguments, cache_key, call_provider, chosen_llm_model, chosen_provider, read_cached,
-    strip_escapes, strip_fence, write_cached,
+    add_provider_arguments, cache_key, cached_answer, call_provider, chosen_llm_model, chosen_provider,
+    read_cached, say, say_provider, strip_escapes, strip_fence, write_cached,
 )
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
@@ -51,8 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
     add_provider_arguments(parser)
     parser.add_argument("--force", action="store_true", help="replace an existing handler module")
-    parser.add_argument("--project", metavar="DIR", help="project directory (default: found from here)")
-    parser.add_argument("--model", metavar="TRIG", help="TriG model (default: SEAMS_MODEL, then project.model)")
+    add_project_arguments(parser)
 
 
 def build_prompt(manifest: Mapping, *, stub: str, tests: str) -> str:
@@ -88,42 +88,32 @@ def run(args: argparse.Namespace) -> int:
     prompt = build_prompt(context.manifest, stub=stub_source(model, task),
                           tests=acceptance_source(project, model, task))
 
-    _say(f"task {task.iri}")
-    _say(f"context {context.hash}")
-    _say(f"template {TEMPLATE}")
-    _say(f"provider {provider}")
-    if llm_model:
-        _say(f"llm-model {llm_model}")
-    key = cache_key([context.hash, TEMPLATE, provider, *([llm_model] if llm_model else [])])
+    say(f"task {task.iri}")
+    say(f"context {context.hash}")
+    say(f"template {TEMPLATE}")
+    say_provider(provider, llm_model)
+    key = cache_key([context.hash, TEMPLATE, provider], llm_model=llm_model)
     cached_path = project.cache_dir / DRAFTS_DIR / f"{key}.py"
-    draft = read_cached(cached_path)
-    if draft is not None:
-        _say("cache hit")
-    else:
-        _say("cache miss")
-        answer = call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                               llm_model=llm_model, cwd=project.root)
-        draft = draft_text(answer)
-        write_cached(project.cache_dir, cached_path, draft)
+    draft, _ = cached_answer(
+        lambda: read_cached(cached_path),
+        lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
+                                         llm_model=llm_model, cwd=project.root)),
+        lambda text: write_cached(project.cache_dir, cached_path, text))
     data = draft.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
-    _say(f"draft {digest}")
+    say(f"draft {digest}")
 
     failures = _rejections(project, model, task, target, draft)
     if failures:
         for line in failures:
-            _say(line)
+            say(line)
         return 1
-    _say("tests passed")
+    say("tests passed")
     _write_accepted(project, target, data, draft_record(
         task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
         provider=provider, sha256=digest, llm_model=llm_model))
-    _say(f"wrote {module}")
+    say(f"wrote {module}")
     return 0
-
-
-def _say(line: str) -> None:
-    print(line, flush=True)  # a provider may take minutes: show each line as it is known
 
 
 def _target_module(project: Project, model: Model, task: Task) -> Path:

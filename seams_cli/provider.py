@@ -6,7 +6,8 @@ can, so it runs without a shell, in its own session (a timeout or an
 oversized answer ends its whole process group, children included), with a
 capped stdout and a capped stderr that is shown but never parsed. The
 cache lets a re-run with the same prompt inputs cost nothing; ``propose``,
-``suggest`` and ``draft-generator`` all go through this module.
+``suggest`` and ``draft-generator`` all go through this module, and print
+their provider and cache lines with it.
 """
 
 from __future__ import annotations
@@ -17,15 +18,15 @@ import json
 import os
 import re
 import shlex
-import signal
 import subprocess
 import threading
 from pathlib import Path
-from typing import IO, Mapping, Sequence
+from typing import IO, Callable, Mapping, Sequence, TypeVar
 
 from seams.config import CONFIG_NAME, Config
 from seams.errors import ProjectError, ProviderError
 from seams.lock import atomic_write
+from seams.processes import kill_group, wait_unreaped
 
 LLM_MODEL_ENV = "SEAMS_LLM_MODEL"
 MAX_OUTPUT = 1 << 20  # bytes of stdout; more is a provider failure
@@ -36,6 +37,7 @@ _DRAIN_GRACE = 5.0  # seconds to wait for the output pipes once the group is gon
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte escapes
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^`\n]*$")
+Answer = TypeVar("Answer")
 
 
 def strip_escapes(text: str) -> str:
@@ -94,13 +96,6 @@ def provider_env(llm_model: str | None, base: Mapping[str, str] | None = None) -
     if llm_model:
         env[LLM_MODEL_ENV] = llm_model
     return env
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is already gone
 
 
 class _Reader(threading.Thread):
@@ -163,20 +158,18 @@ def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str |
     except OSError as exc:
         raise ProviderError(f"provider {name} cannot start: {exc.strerror}") from None
 
-    pgid = proc.pid  # start_new_session makes the provider its group's leader
-    out = _Reader(proc.stdout, max_output, on_overflow=lambda: _kill_group(pgid))
+    out = _Reader(proc.stdout, max_output, on_overflow=lambda: kill_group(proc))
     err = _Reader(proc.stderr, MAX_STDERR)
     feeder = threading.Thread(target=_feed, args=(proc.stdin, prompt.encode("utf-8")), daemon=True)
     for thread in (out, err, feeder):
         thread.start()
-    timed_out = False
+    finished = False
     try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+        finished = wait_unreaped(proc, timeout)
     finally:
-        _kill_group(pgid)  # whatever it started dies with it, on every path
+        kill_group(proc)  # whatever it started dies with it, on every path, before the reaping
         proc.wait()
+    timed_out = not finished
     for thread in (out, err, feeder):
         thread.join(_DRAIN_GRACE)
 
@@ -201,10 +194,12 @@ def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str |
     return text[:-1] if text.endswith("\n") else text
 
 
-def cache_key(parts: Sequence[str]) -> str:
+def cache_key(parts: Sequence[str], *, llm_model: str | None = None) -> str:
     """sha256 of the parts as a compact JSON array of strings (UTF-8), so no two
-    different part lists can share a key whatever characters they hold."""
-    encoded = json.dumps(list(parts), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    different part lists can share a key whatever characters they hold. A named
+    ``llm_model`` is the last part; unnamed, it adds none, so such keys stay as they were."""
+    parts = [*parts, *([llm_model] if llm_model else [])]
+    encoded = json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return hashlib.sha256(encoded).hexdigest()
 
 
@@ -222,3 +217,31 @@ def write_cached(cache_dir: Path, path: Path, text: str) -> None:
     if not ignore.exists():
         atomic_write(ignore, b"*\n")
     atomic_write(path, text.encode("utf-8"))
+
+
+def say(line: str) -> None:
+    """Print one output line now: a provider may take minutes, so each line shows as it is known."""
+    print(line, flush=True)
+
+
+def say_provider(provider: str, llm_model: str | None) -> None:
+    """``provider <command>`` and, when one is named, ``llm-model <name>``: who answers."""
+    say(f"provider {provider}")
+    if llm_model:
+        say(f"llm-model {llm_model}")
+
+
+def cached_answer(read: Callable[[], Answer | None], ask: Callable[[], Answer],
+                  keep: Callable[[Answer], None] | None = None) -> tuple[Answer, bool]:
+    """(answer, hit): what ``read`` finds in the cache (``cache hit``), else what ``ask`` gets
+    from the provider (``cache miss``, said before the wait), stored with ``keep`` at once;
+    ``keep=None`` leaves storing to a caller that keeps only an answer that passed."""
+    answer = read()
+    if answer is not None:
+        say("cache hit")
+        return answer, True
+    say("cache miss")
+    answer = ask()
+    if keep is not None:
+        keep(answer)
+    return answer, False

@@ -27,7 +27,11 @@ from seams.suggest.store import (
 from seams_edit import apply
 from seams_edit.undo import undo_dir
 
-from .provider import call_provider, chosen_llm_model, chosen_provider, strip_fence
+from .options import add_project_arguments
+from .provider import (
+    add_provider_arguments, cached_answer, call_provider, chosen_llm_model, chosen_provider, say, say_provider,
+    strip_fence,
+)
 
 EXIT_CODES = {ResolutionError: 1}
 """A name in the answer (or an id) the model does not have is a rejection (exit 1), not a usage error."""
@@ -48,11 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--accept", metavar="ID", type=suggestion_id_argument,
                       help="apply a pending suggestion through seams_edit (seams undo reverts it)")
     parser.add_argument("--kind", choices=[KIND], default=KIND, help=f"the kind of change (default: {KIND})")
-    parser.add_argument("--provider", metavar="CMD", help="provider command (default: [propose] provider)")
-    parser.add_argument("--llm-model", metavar="NAME",
-                        help="LLM model name, passed as SEAMS_LLM_MODEL (default: [propose] model)")
-    parser.add_argument("--project", metavar="DIR", help="project directory (default: found from here)")
-    parser.add_argument("--model", metavar="TRIG", help="TriG model (default: SEAMS_MODEL, then project.model)")
+    add_provider_arguments(parser)
+    add_project_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,36 +65,28 @@ def run(args: argparse.Namespace) -> int:
     return _suggest(project, args)
 
 
-def _say(line: str) -> None:
-    print(line, flush=True)  # a provider may take minutes: show each line as it is known
-
-
 def _suggest(project, args: argparse.Namespace) -> int:
     model = project.load_model()
     candidates = find_candidates(model)
     if not candidates:
-        _say(NO_CANDIDATES)
+        say(NO_CANDIDATES)
         return 0
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
     prompt = build_prompt(model, candidates)
-    _say(f"template {TEMPLATE}")
-    _say(f"provider {provider}")
-    if llm_model:
-        _say(f"llm-model {llm_model}")
+    say(f"template {TEMPLATE}")
+    say_provider(provider, llm_model)
     key = cache_key(model.hash, TEMPLATE, provider, llm_model)
-    response = read_cache(project, key)
-    if response is not None:
-        _say("cache hit")
-    else:
-        _say("cache miss")
-        response = call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                                 llm_model=llm_model, cwd=project.root)
-        about = {"model_hash": model.hash, "template": TEMPLATE, "provider": provider}
-        write_cache(project, key, response, {**about, **({"llm_model": llm_model} if llm_model else {})})
+    about = {"model_hash": model.hash, "template": TEMPLATE, "provider": provider,
+             **({"llm_model": llm_model} if llm_model else {})}
+    response, _ = cached_answer(
+        lambda: read_cache(project, key),
+        lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
+                              llm_model=llm_model, cwd=project.root),
+        lambda text: write_cache(project, key, text, about))
 
     suggestion = parse_answer(strip_fence(response), model, candidates)
-    _say(f"gateway {suggestion.gateway}")
+    say(f"gateway {suggestion.gateway}")
     files = change_files(model, build_change(model, suggestion))
     routing = check_routing(model, candidate_for(candidates, model, suggestion.gateway), suggestion)
     if routing.findings:  # cheap and decisive: no scratch session for a table that routes wrongly
@@ -102,7 +95,7 @@ def _suggest(project, args: argparse.Namespace) -> int:
     verdicts = {v.gate: v for v in check_in_scratch(project, model, files)}
     for gate in ("shapes", "decisions"):
         _verdict(verdicts[gate].passed, gate, verdicts[gate].lines)
-    _say(f"routing kept ({routing.samples} samples)")
+    say(f"routing kept ({routing.samples} samples)")
     _verdict(verdicts["generate"].passed, "generate", verdicts["generate"].lines)
 
     ident = suggestion_id(model.hash, TEMPLATE, provider, response, llm_model)
@@ -114,17 +107,17 @@ def _suggest(project, args: argparse.Namespace) -> int:
     store_pending(project, pending, {relpaths[p]: unified_diff(relpaths[p], old[p], data)
                                      for p, data in files.items()})
     for relpath in pending.files:
-        _say(f"changed {relpath}")
-    _say(f"suggestion {ident}")
+        say(f"changed {relpath}")
+    say(f"suggestion {ident}")
     return 0
 
 
 def _verdict(ok: bool, gate: str, lines, *, failed: str | None = None) -> None:
     """Print the gate's verdict; a failure is a rejection listing each finding's line."""
     if ok:
-        _say(f"{gate} passed")
+        say(f"{gate} passed")
         return
-    _say(failed or f"{gate} failed")
+    say(failed or f"{gate} failed")
     raise GeneratorError(f"suggestion rejected: {gate} failed in the changed model", details=list(lines))
 
 
@@ -138,11 +131,11 @@ def _current(path) -> bytes | None:
 def _list(project) -> int:
     pending = list_pending(project)
     if not pending:
-        _say("no pending suggestions")
+        say("no pending suggestions")
         return 0
     current = project.load_model().hash
     for entry in pending:
-        _say(f"{entry.id} {entry.kind} {entry.gateway} {'fresh' if entry.model_hash == current else 'stale'}")
+        say(f"{entry.id} {entry.kind} {entry.gateway} {'fresh' if entry.model_hash == current else 'stale'}")
     return 0
 
 
@@ -155,8 +148,8 @@ def _accept(project, ident: str) -> int:
     suggestion = parse_object(entry.suggestion, model, find_candidates(model))
     files = change_files(model, build_change(model, suggestion))
     record = apply(project.root, files, undo_dir=undo_dir(project.root))
-    _say(f"applied {ident}")
+    say(f"applied {ident}")
     for path in sorted(project.relative(p) for p in record.changed):
-        _say(f"wrote {path}")
+        say(f"wrote {path}")
     remove_pending(project, ident)
     return 0

@@ -3,14 +3,24 @@
 Model changes arrive as a ``Patch``; ``apply_patch`` turns it into new TriG
 text without disturbing the file's layout; ``files.apply`` writes every
 changed file or none and records an undo entry; ``undo_last`` restores the
-last apply byte for byte.
+last apply byte for byte. Payloads go through ``load_payload`` /
+``save_payload``, which give back the modeler's bytes wherever nothing
+changed; ``insert_task_before``, ``set_condition``, ``add_decision`` and
+``new_dmn_payload`` are the payload edits suggestions need.
 """
 
 from __future__ import annotations
 
+from .bpmn import InsertResult, insert_task_before, set_condition
+from .dmn import add_decision, new_dmn_payload
 from .files import ApplyRecord, apply
 from .patch import Patch, Quad
 from .trig import apply_patch
 from .undo import undo_dir, undo_last
+from .xml import Payload, ensure_namespace, insert_child, load_payload, remove_child, save_payload
 
-__all__ = ["ApplyRecord", "Patch", "Quad", "apply", "apply_patch", "undo_dir", "undo_last"]
+__all__ = [
+    "ApplyRecord", "Patch", "Quad", "apply", "apply_patch", "undo_dir", "undo_last",
+    "Payload", "load_payload", "save_payload", "ensure_namespace", "insert_child", "remove_child",
+    "InsertResult", "insert_task_before", "set_condition", "add_decision", "new_dmn_payload",
+]

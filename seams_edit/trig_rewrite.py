@@ -9,6 +9,7 @@ new predicates follow the last one with the statement's own separator.
 from __future__ import annotations
 
 from collections import defaultdict
+import re
 from dataclasses import dataclass, field
 
 from rdflib.term import Identifier, URIRef
@@ -16,6 +17,9 @@ from rdflib.term import Identifier, URIRef
 from .trig_statement import Group, Shape
 from .trig_style import line_indent
 from .trig_writing import Writing
+
+
+_COMMENT = re.compile(r"[ \t]*#[^\n]*")
 
 
 @dataclass
@@ -33,28 +37,62 @@ class Additions:
 
 
 def rewrite(writing: Writing, shape: Shape, graph: URIRef, additions: Additions) -> str | None:
-    """The statement's new text (it stands in ``graph``), or None when nothing is left of it."""
+    """The statement's new text (it stands in ``graph``), or None when nothing is left of it.
+
+    A comment on a predicate's own line stays with that predicate; comment
+    lines before a predicate go with it (they are usually about it).
+    """
     text, groups, statement = writing.text, shape.groups, shape.statement
     kept = [g for g in groups if g in additions.to_groups or any(not o.removed for o in g.objects)]
     new = additions.new_groups.get(shape, {})
     if not kept and not new:
         return None
+    separators = [text[a.end : b.start] for a, b in zip(groups, groups[1:])]
+    positions = [groups.index(g) for g in kept]
     parts = [text[statement.start : groups[0].start]]
     for index, group in enumerate(kept):
         parts.append(_group_text(writing, group, additions.to_groups.get(group, []), graph))
         if index < len(kept) - 1:
-            parts.append(text[group.end : groups[groups.index(group) + 1].start])
+            parts.append(_join(separators[positions[index]], separators[positions[index + 1] - 1]))
+    # what followed the last kept predicate on its line, when the predicates after it went
+    orphan = _own_line(separators[positions[-1]]) if kept and positions[-1] < len(groups) - 1 else ""
+    comment = _COMMENT.search(orphan)
     if new:
         writer = writing.writer(statement.start)
         separator = _group_separator(writing, shape)
+        first = separator
+        if comment and orphan.endswith("\n") and "\n" in separator:
+            first, comment = orphan + _next_lines(separator), None
         indent = separator.rsplit("\n", 1)[1] if "\n" in separator else line_indent(text, statement.start)
         description = writing.description(graph)
         for index, predicate in enumerate(writer.ordered_predicates(list(new))):
             if kept or index:
-                parts.append(separator)
+                parts.append(separator if index else first)
             parts.append(f"{writer.predicate(predicate)} {writer.objects(new[predicate], description, indent)}")
     parts.append(text[groups[-1].end : statement.end])
+    if comment:
+        parts.append(comment.group())
     return "".join(parts)
+
+
+def _own_line(separator: str) -> str:
+    """The part of a separator on the line of the predicate before it (line break included)."""
+    cut = separator.find("\n")
+    return separator if cut < 0 else separator[: cut + 1]
+
+
+def _next_lines(separator: str) -> str:
+    """The part of a separator on the lines of the predicate after it."""
+    cut = separator.find("\n")
+    return "" if cut < 0 else separator[cut + 1 :]
+
+
+def _join(after_first: str, before_second: str) -> str:
+    """Between two kept predicates with removed ones between: the first one's line end,
+    the second one's leading lines."""
+    if "\n" in after_first and "\n" in before_second:
+        return _own_line(after_first) + _next_lines(before_second)
+    return after_first
 
 
 def _group_text(writing: Writing, group: Group, added: list[Identifier], graph: URIRef) -> str:

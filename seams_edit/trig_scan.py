@@ -56,6 +56,7 @@ _COARSE = re.compile(
     """,
     re.VERBOSE,
 )
+_OPAQUE = frozenset({"run", "string", "iri", "escape"})
 _NOT_WORD = frozenset(" \t\r\n#\"'<>{}[](),;.")
 _BLANK = re.compile(r"(?:\s+|\#[^\r\n]*)*")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -279,36 +280,40 @@ class _Scanner:
         """
         text = self.text
         depth = 0
-        last_end = start
+        last: re.Match[str] | None = None  # the last chunk that is not a comment
         for match in _COARSE.finditer(text, start):
             kind = match.lastgroup
-            if kind == "run":
-                stripped = len(match.group().rstrip())
-                if stripped:
-                    last_end = match.start() + stripped
+            if kind in _OPAQUE:
+                last = match
                 continue
             if kind == "comment":
                 continue
-            if kind == "open":
-                depth += 1
-            elif kind == "close":
-                depth -= 1
-                if depth < 0:
-                    raise self.fail(match.start(), f"unbalanced '{match.group()}'")
-            elif kind == "brace":
-                if match.group() == "}" and in_block and depth == 0:
-                    self.position = match.end()
-                    return last_end, False, True
-                raise self.fail(match.start(), f"unexpected '{match.group()}'")
-            elif kind == "dots" and depth == 0 and _terminates(text, match.start(), match.end()):
+            if kind == "dots" and depth == 0 and _terminates(text, match.start(), match.end()):
                 if match.end() - match.start() > 1:
                     raise self.fail(match.start(), "unexpected '..'")
                 self.position = match.end()
                 return match.end(), True, False
-            elif kind == "bad":
+            if kind == "brace":
+                if match.group() == "}" and in_block and depth == 0:
+                    self.position = match.end()
+                    return _content_end(last, start), False, True
+                raise self.fail(match.start(), f"unexpected '{match.group()}'")
+            if kind == "bad":
                 raise self.fail(match.start(), "cannot read TriG")
-            last_end = match.end()
+            depth += 1 if kind == "open" else -1 if kind == "close" else 0
+            if depth < 0:
+                raise self.fail(match.start(), f"unbalanced '{match.group()}'")
+            last = match
         raise self.fail(len(text), "unexpected end of file, expected '.'")
+
+
+def _content_end(last: re.Match[str] | None, start: int) -> int:
+    """Where a statement's last token ends (a run of names may end in white space)."""
+    if last is None:
+        return start
+    if last.lastgroup == "run":
+        return last.start() + len(last.group().rstrip())
+    return last.end()
 
 
 def _terminates(text: str, start: int, end: int) -> bool:

@@ -47,7 +47,7 @@ class TermWriter:
                 if _PLAIN_LOCAL.fullmatch(local):
                     return f"{prefix}:{local}"
                 if escape_slash and _ESCAPABLE_LOCAL.fullmatch(local):
-                    return f"{prefix}:{local.replace('/', chr(92) + '/')}"
+                    return prefix + ":" + local.replace("/", "\\/")
         return iri_ref(iri)
 
     def predicate(self, predicate: URIRef) -> str:

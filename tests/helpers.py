@@ -25,13 +25,12 @@ def copy_example(tmp_path: Path, name: str = "leave") -> Path:
     return target
 
 
-def edit(path: Path, old: str, new: str, count: int = 1) -> None:
-    """Replace ``old`` by ``new`` in a text file, failing loudly when ``old`` is absent,
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace every ``old`` by ``new`` in a text file, failing loudly when ``old`` is absent,
     so a broken-copy test cannot silently test the clean example."""
     text = path.read_text(encoding="utf-8")
-    found = text.count(old)
-    if found < count:
-        raise AssertionError(f"{path.name}: expected {count} occurrence(s) of {old!r}, found {found}")
+    if old not in text:
+        raise AssertionError(f"{path.name}: {old!r} not found")
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
@@ -57,12 +56,14 @@ def run_seams(*args: str, cwd: Path, env: dict[str, str] | None = None,
 
 _BLOCK = re.compile(r"^(ex:graph\\/\w+ \{\n)(.*?)(^\}\n)", re.M | re.S)
 _LOCAL = re.compile(r"\bex:([A-Za-z][\w-]*)")
+_HANDLER = re.compile(r'seam:handler "(\w+)"')
 
 
 def synthetic_project(tmp_path: Path, copies: int) -> Path:
     """The example with its model repeated ``copies`` times: every ``ex:`` name
-    gets a ``_<i>`` suffix and every copy its own BPMN and DMN payload files,
-    so the model has ``copies`` processes that share nothing."""
+    and handler gets a ``_<i>`` suffix and every copy its own BPMN and DMN
+    payload files, so the model has ``copies`` processes that share nothing
+    but their variables' and bindings' names."""
     root = copy_example(tmp_path, f"synthetic{copies}")
     model_dir = root / "model"
     trig = (model_dir / "model.trig").read_text(encoding="utf-8")
@@ -75,6 +76,7 @@ def synthetic_project(tmp_path: Path, copies: int) -> Path:
         for i in range(copies):
             text = _LOCAL.sub(lambda m: f"ex:{m.group(1)}_{i}", body)
             text = text.replace('"leave.bpmn"', f'"leave_{i}.bpmn"').replace('"leave.dmn"', f'"leave_{i}.dmn"')
+            text = _HANDLER.sub(lambda m: f'seam:handler "{m.group(1)}_{i}"', text)
             copies_text.append(text)
         return match.group(1) + "".join(copies_text) + match.group(3)
 

@@ -94,6 +94,12 @@ CASES = {
         want=[("ex:DetermineApproval", "seam:decidedBy",
                'BPMN element "Task_ApprovalLevel" calls DMN decision "Decision_Other", but ex:ApprovalLevel '
                'is DMN decision "Decision_ApprovalLevel"')]),
+    "Camunda 8 BPMN calls another decision": dict(
+        bpmn=[('camunda:resultVariable="approval" camunda:decisionRef="Decision_ApprovalLevel" '
+               'camunda:mapDecisionResult="singleEntry">',
+               '><bpmn:extensionElements><zeebe:calledDecision xmlns:zeebe="http://camunda.org/schema/zeebe/1.0" '
+               'decisionId="Decision_Other" resultVariable="approval" /></bpmn:extensionElements>')],
+        want=[("ex:DetermineApproval", "seam:decidedBy", 'calls DMN decision "Decision_Other"')]),
     "BPMN stores the result elsewhere": dict(
         bpmn=[('camunda:resultVariable="approval"', 'camunda:resultVariable="level"')],
         want=[("ex:DetermineApproval", "seam:decidedBy", 'stores the result in "level", but ex:ApprovalLevel sets approval')]),

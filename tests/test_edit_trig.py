@@ -70,6 +70,19 @@ def quads_of(dataset: Dataset, subject: URIRef, graph: URIRef) -> list[tuple]:
     return subtree(dataset.graph(graph), subject, graph)
 
 
+def test_a_patch_keeps_first_seen_order_and_refuses_what_cannot_be_placed():
+    first, second = (EX.a, RDFS.label, Literal("a"), SEAMS_GRAPH), (EX.b, RDFS.label, Literal("b"), SEAMS_GRAPH)
+    patch = Patch(add=(first, second, first))
+    assert patch.add == (first, second) and not patch.is_empty and Patch().is_empty
+    assert patch.merged(Patch(add=(second,), remove=(first,))) == Patch(add=(first, second), remove=(first,))
+    with pytest.raises(EditError, match="graph None is not an IRI"):
+        Patch(add=((EX.a, RDFS.label, Literal("a"), None),))
+    with pytest.raises(EditError, match="predicate rdflib.term.Literal"):
+        Patch(remove=((EX.a, Literal("p"), EX.b, SEAMS_GRAPH),))
+    with pytest.raises(EditError, match="subject rdflib.term.Literal"):
+        Patch(add=((Literal("s"), RDFS.label, EX.b, SEAMS_GRAPH),))
+
+
 # -- byte level: what changes and what stays
 
 
@@ -187,6 +200,27 @@ def test_a_nested_node_with_a_list_is_replaced_and_written_nested():
             "                  [",
             '                      sh:in ( "travel" "other" ) ;',
             "                      sh:path ex:category ] .",
+        ],
+    )
+
+
+def test_a_new_nested_node_joins_its_predicate_list_like_the_others():
+    node = BNode()
+    patch = Patch(add=(
+        (EX.CheckBudget, SEAM.example, node, SEAMS_GRAPH),
+        (node, RDFS.label, Literal("meals are capped"), SEAMS_GRAPH),
+        (node, SEAM.given, Literal('{"category": "meals"}', datatype=RDF.JSON), SEAMS_GRAPH),
+        (node, SEAM.expect, Literal('{"budget_left": 50}', datatype=RDF.JSON), SEAMS_GRAPH),
+    ))
+    new = apply_patch(claims(), patch, source="claims.trig")
+    assert changed_lines(claims(), new) == (
+        ['          seam:expect "{\\"budget_left\\": 0}"^^rdf:JSON ] .'],
+        [
+            '          seam:expect "{\\"budget_left\\": 0}"^^rdf:JSON ] ,',
+            "        [",
+            '            rdfs:label "meals are capped" ;',
+            '            seam:expect "{\\"budget_left\\": 50}"^^rdf:JSON ;',
+            '            seam:given "{\\"category\\": \\"meals\\"}"^^rdf:JSON ] .',
         ],
     )
 
@@ -349,6 +383,79 @@ def test_unterminated_last_statements_and_other_layouts():
     new = apply_patch(text, patch, source="small.trig")
     assert new == 'PREFIX ex: <https://example.org/expenses/>\nex:g { ex:c ex:p ex:d ;\n    ex:q "x" .\nex:e ex:p ex:f .\n }\n'
     assert len(parse(new)) == 3
+
+
+TR = Namespace("https://example.org/tricky/")
+
+
+def tricky() -> str:
+    return TRICKY.read_text(encoding="utf-8")
+
+
+def test_comments_stay_with_the_predicate_they_sit_beside_or_above():
+    text = tricky()
+    patch = Patch(remove=((TR.relative, TR.q, Literal("x"), TR.g),))
+    assert changed_lines(text, apply_patch(text, patch, source="tricky.trig")) == (['      ex:q "x" ;'], [])
+    patch = Patch(remove=((TR.relative, TR.r, Literal("single"), TR.g), (TR.relative, TR.r, Literal("double"), TR.g)))
+    assert changed_lines(text, apply_patch(text, patch, source="tricky.trig")) == (
+        ["      # a comment between two predicates", "      ex:r 'single' , \"double\" ;"], []
+    )
+    patch = Patch(remove=((EX.ExpenseClaim, SEAM.payloadElement, Literal("Process_ExpenseClaim"), SEAMS_GRAPH),))
+    assert changed_lines(claims(), apply_patch(claims(), patch, source="claims.trig")) == (
+        ["      seam:payload ex:expenses-bpmn ;  # the BPMN file", '      seam:payloadElement "Process_ExpenseClaim" .'],
+        ["      seam:payload ex:expenses-bpmn .  # the BPMN file"],
+    )
+
+
+def test_statements_sharing_a_line_are_cut_from_it():
+    text = tricky()
+    patch = Patch(remove=(
+        (TR["a.b"], RDFS.label, Literal("dotted name"), TR.g),
+        (TR["a.b"], TR.n, Literal(Decimal("1.5")), TR.g),
+    ))
+    assert changed_lines(text, apply_patch(text, patch, source="tricky.trig")) == (
+        ['  ex:a.b rdfs:label "dotted name" ; ex:n 1.5. ex:c ex:n .5 ; ex:m 1 .'],
+        ["  ex:c ex:n .5 ; ex:m 1 ."],
+    )
+    patch = Patch(remove=patch.remove + ((TR.c, TR.n, Literal(Decimal("0.5")), TR.g), (TR.c, TR.m, Literal(1), TR.g)))
+    assert changed_lines(text, apply_patch(text, patch, source="tricky.trig")) == (
+        ['  ex:a.b rdfs:label "dotted name" ; ex:n 1.5. ex:c ex:n .5 ; ex:m 1 .'], []
+    )
+
+
+def test_new_terms_use_the_prefixes_in_force_where_they_go():
+    text = tricky()
+    v2 = Namespace("https://example.org/tricky/v2/")
+    patch = Patch(add=((v2.a, TR.p, v2.b, TR.g), (TR.c, TR.p, v2.b, TR.g)))
+    assert changed_lines(text, apply_patch(text, patch, source="tricky.trig")) == (
+        [
+            "  ex:a.b rdfs:label \"dotted name\" ; ex:n 1.5. ex:c ex:n .5 ; ex:m 1 .",
+            '  ex:a ex:again "second block of graph g, new prefix" .',
+        ],
+        [
+            "  ex:a.b rdfs:label \"dotted name\" ; ex:n 1.5. ex:c ex:n .5 ; ex:m 1 ; ex:p <https://example.org/tricky/v2/b> .",
+            '  ex:a ex:again "second block of graph g, new prefix" ;',
+            "      <https://example.org/tricky/p> ex:b .",
+        ],
+    )
+
+
+def test_a_labelled_blank_node_is_never_matched_for_removal():
+    text = tricky()
+    graph = parse(text).graph(TR.g)
+    (labelled,) = graph.objects(TR["a.b"], TR.seeAlso)
+    patch = Patch(remove=((TR["a.b"], TR.seeAlso, labelled, TR.g), *subtree(graph, labelled, TR.g)))
+    with pytest.raises(EditError, match="cannot remove <https://example.org/tricky/a.b>"):
+        apply_patch(text, patch, source="tricky.trig")
+
+
+def test_a_crlf_file_stays_crlf():
+    text = claims().replace("\n", "\r\n")
+    patch = Patch(add=((EX.Brand, RDF.type, OWL.Class, ONTOLOGY_GRAPH),), remove=((EX.Claim, RDFS.label, Literal("Claim", lang="en"), ONTOLOGY_GRAPH),))
+    new = apply_patch(text, patch, source="claims.trig")
+    assert new.count("\r\n") == new.count("\n") and new.replace("\r\n", "\n") == apply_patch(
+        claims(), patch, source="claims.trig"
+    )
 
 
 def test_unreadable_trig_is_an_edit_error_naming_the_file_and_line():

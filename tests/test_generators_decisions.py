@@ -111,7 +111,7 @@ def _overlapping(tmp_path: Path, policy: str, aggregation: str | None = None, nu
     edit(dmn, 'hitPolicy="UNIQUE"', f'hitPolicy="{policy}"{extra}')
     if numbers:
         edit(dmn, '<text>"auto"</text>', "<text>1</text>")
-        edit(dmn, '<text>"manager"</text>', "<text>2.5</text>", count=2)
+        edit(dmn, '<text>"manager"</text>', "<text>2.5</text>")  # both rules
     return root
 
 

@@ -211,3 +211,22 @@ def test_inert_without_a_seams_project(pytester):
         """)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
     result.assert_outcomes(passed=1)
+
+
+def test_unlabeled_and_broken_examples_get_stable_items(pytester, project):
+    trig = project / "model" / "model.trig"
+    edit(trig, 'rdfs:label "annual leave is booked" ;', "")
+    edit(trig, 'rdfs:label "unpaid leave is booked" ;', "")
+    edit(trig, 'seam:given "{\\"employee\\": \\"ben\\", \\"days\\": 25, \\"leave_type\\": \\"unpaid\\"}"^^rdf:JSON',
+         'seam:given "[1, 2]"^^rdf:JSON')
+    write_handler(project, "record_leave",
+                  "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar()}\n")
+    real = load_project(project)
+    names = expected_items(real, real.load_model(), task="record_leave")
+    assert names == ["seams.toml::record_leave::import", "seams.toml::record_leave::example[example 1]",
+                     "seams.toml::record_leave::example[example 2]", "seams.toml::record_leave::contract"]
+    reports = call_reports(pytester.inline_run(*QUIET, "--seams-only", "record_leave"))
+    assert list(reports) == names
+    assert [n for n, r in reports.items() if r.failed] == [names[1]]  # "[1, 2]" sorts first
+    assert [f["message"] for f in findings(reports[names[1]])] == [
+        "example 'example 1': seam:given is missing or not a JSON object"]

@@ -12,8 +12,8 @@ import pytest
 
 import pytest_seams.collect  # noqa: F401
 from helpers import EXAMPLE
-from pytest_seams.acceptance import (Bindings, Inputs, acceptance_source, constraint_problems,
-                                     datatype_problem, same)
+from pytest_seams.acceptance import acceptance_source
+from pytest_seams.c2_checks import Bindings, Inputs, constraint_problems, datatype_problem, same
 from seams.project import load_project
 
 pytest_plugins = ["pytester"]

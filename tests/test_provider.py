@@ -15,7 +15,8 @@ from seams.config import Config, ProposeConfig
 from seams.errors import ProjectError, ProviderError
 from seams_cli.propose import call_provider, draft_text, strip_fence
 from seams_cli.provider import (
-    cache_key, chosen_llm_model, chosen_provider, provider_env, read_cached, strip_escapes, write_cached,
+    cache_key, cached_answer, chosen_llm_model, chosen_provider, provider_env, read_cached, strip_escapes,
+    write_cached,
 )
 
 FAKE = Path(__file__).parent / "fixtures" / "providers" / "fake.py"
@@ -150,6 +151,8 @@ def test_cache_key_encoding_and_model_part():
     assert cache_key(parts) == hashlib.sha256(
         json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     assert cache_key(parts) != cache_key([*parts, "gpt"])
+    assert cache_key(parts, llm_model="gpt") == cache_key([*parts, "gpt"])
+    assert cache_key(parts, llm_model=None) == cache_key(parts) == cache_key(parts, llm_model="")
     assert cache_key(["a\nb", "c"]) != cache_key(["a", "b\nc"])
 
 
@@ -190,3 +193,14 @@ def test_recorded_provider_refuses_prompts_it_has_no_answer_for():
     facts = '```DATA-00000000 facts\n{"task": "https://example.org/leave/Other"}\n```DATA-00000000\n'
     with pytest.raises(ProviderError, match="no recorded answer"):
         call(command, f"seams prompt draft-v1.txt\n\n{facts}")
+
+
+def test_cached_answer_asks_only_on_a_miss_and_says_which(capsys):
+    kept = []
+    assert cached_answer(lambda: "cached", lambda: pytest.fail("asked on a hit"), kept.append) == ("cached", True)
+    assert kept == []
+    assert cached_answer(lambda: None, lambda: "fresh", kept.append) == ("fresh", False)
+    assert kept == ["fresh"]
+    assert cached_answer(lambda: None, lambda: "unkept") == ("unkept", False)
+    assert kept == ["fresh"]
+    assert capsys.readouterr().out == "cache hit\ncache miss\ncache miss\n"

@@ -8,11 +8,12 @@ import pytest
 
 from rdflib.namespace import SH
 
+from seams.checks import model_findings
 from seams.findings import Finding
 from seams.project import load_project
 from seams.shapes import seam_shapes_graph, shape_findings
 
-from helpers import assert_findings, copy_example, edit
+from helpers import assert_findings, copy_example, edit, synthetic_project
 
 TRIG = Path("model") / "model.trig"
 
@@ -171,3 +172,11 @@ def test_findings_are_sorted_and_repeatable(tmp_path):
 def test_a_finding_line_names_kind_subject_and_predicate(tmp_path):
     (finding,) = findings_after(tmp_path, (CHECK_BALANCE_HANDLER, 'seam:handler "check.balance" ;'))
     assert finding.line().startswith("shape ex:CheckBalance seam:handler: a service task needs exactly one")
+
+
+def test_names_are_scoped_per_process(tmp_path):
+    """Three copies of the example share every seam:name, and that is fine: names are per process."""
+    model = load_project(synthetic_project(tmp_path, 3)).load_model()
+    assert len(model.view.processes) == 3
+    assert len({v.name for v in model.view.variables.values()}) == len(model.view.variables) // 3
+    assert model_findings(model) == []

@@ -14,7 +14,7 @@ from typing import Any
 
 from lxml import etree
 
-from seams.context import _variables as variable_facts
+from seams.context import variable_facts
 from seams.model import Model, PayloadFile
 from seams_cli.prompting import fill, load_template, quote
 

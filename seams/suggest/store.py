@@ -41,11 +41,11 @@ ID_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 
 
 def cache_key(model_hash: str, template: str, provider: str, llm_model: str | None) -> str:
-    return key_of([model_hash, template, provider, *([llm_model] if llm_model else [])])
+    return key_of([model_hash, template, provider], llm_model=llm_model)
 
 
 def suggestion_id(model_hash: str, template: str, provider: str, response: str, llm_model: str | None) -> str:
-    return key_of([model_hash, template, provider, response, *([llm_model] if llm_model else [])])
+    return key_of([model_hash, template, provider, response], llm_model=llm_model)
 
 
 def suggestions_dir(project: Project) -> Path:
