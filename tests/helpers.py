@@ -25,13 +25,13 @@ def copy_example(tmp_path: Path, name: str = "leave") -> Path:
     return target
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    """Replace every ``old`` by ``new`` in a text file, failing loudly when ``old`` is absent,
-    so a broken-copy test cannot silently test the clean example."""
+def edit(path: Path, old: str, new: str, *, count: int = -1) -> None:
+    """Replace ``old`` by ``new`` (every one, or the first ``count``) in a text file, failing
+    loudly when ``old`` is absent, so a broken-copy test cannot silently test the clean example."""
     text = path.read_text(encoding="utf-8")
     if old not in text:
         raise AssertionError(f"{path.name}: {old!r} not found")
-    path.write_text(text.replace(old, new), encoding="utf-8")
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
 
 
 def assert_findings(findings: list, kind: str, want: list[tuple[str, str | None, str]]) -> None:
