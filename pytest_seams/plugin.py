@@ -31,6 +31,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "of one service task (IRI, prefixed name, BPMN id or handler name)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """In a seams project, hide rdflib's warnings about its own internals.
+
+    rdflib 7 warns (``ConjunctiveGraph``, ``default_context``) from inside its
+    TriG parser on every model load; a modeler can act on none of them.
+    """
+    if (config.rootpath / CONFIG_NAME).is_file():
+        config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:rdflib")
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.name == CONFIG_NAME:
         from .collect import SeamsFile

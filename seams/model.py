@@ -149,7 +149,8 @@ def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
             line = int(found.group(1)) if found else None
         else:
             line = int(line) + 1
-        reason = getattr(exc, "message", None) or str(exc).splitlines()[0]
+        # BadSyntax keeps its reason in ``_why``; its str() leads with "at line N of <>"
+        reason = getattr(exc, "_why", None) or getattr(exc, "message", None) or str(exc).splitlines()[0]
         where = f"{source}:{line}" if line else source
         raise ProjectError(f"{where}: TriG syntax error: {reason}") from None
     return dataset

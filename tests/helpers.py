@@ -18,14 +18,20 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "leave"
 
 
-def copy_example(tmp_path: Path, name: str = "leave") -> Path:
-    """A fresh copy of the example project under ``tmp_path``; returns its root."""
+def copy_example(tmp_path: Path, name: str = "leave", *, generated: bool = True) -> Path:
+    """A fresh copy of the example project under ``tmp_path``; returns its root.
+
+    The example ships its generated files and ``seams.lock``, as a real
+    project commits them; ``generated=False`` copies the project as it was
+    before its first ``seams generate``.
+    """
     target = tmp_path / name
-    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("__pycache__", ".seams"))
+    skip = ["__pycache__", ".seams"] + ([] if generated else ["generated", "seams.lock"])
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(*skip))
     return target
 
 
-def edit(path: Path, old: str, new: str, *, count: int = -1) -> None:
+def edit(path: Path, old: str, new: str, count: int = -1) -> None:
     """Replace ``old`` by ``new`` (every one, or the first ``count``) in a text file, failing
     loudly when ``old`` is absent, so a broken-copy test cannot silently test the clean example."""
     text = path.read_text(encoding="utf-8")

@@ -27,7 +27,7 @@ def _findings(root: Path) -> list[str]:
 
 
 def test_generate_writes_files_and_lock_then_a_second_run_changes_no_byte(tmp_path):
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     handlers = {p: p.read_bytes() for p in (root / "handlers").rglob("*") if p.is_file()}
     first = run_seams("generate", cwd=root)
     assert first.returncode == 0, first.stderr
@@ -55,7 +55,7 @@ def generate(capsys, monkeypatch):
 
 
 def test_generate_keeps_the_drafts_of_the_lock(tmp_path, generate):
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     draft = {"task": "https://example.org/leave/RecordLeave", "module": "handlers/record_leave.py",
              "context_hash": "c" * 64, "template": "draft-v1.txt", "provider": "p", "sha256": "d" * 64}
     (root / "seams.lock").write_text(json.dumps({"drafts": [draft], "generated": {}}), encoding="utf-8")
@@ -64,7 +64,7 @@ def test_generate_keeps_the_drafts_of_the_lock(tmp_path, generate):
 
 
 def test_before_generate_every_file_is_stale_after_it_none(tmp_path):
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     assert _findings(root) == [f"generated-stale {p}: regenerating would add it" for p in GENERATED]
     write_generated(load_project(root), load_project(root).load_model())
     assert _findings(root) == []
@@ -72,7 +72,7 @@ def test_before_generate_every_file_is_stale_after_it_none(tmp_path):
 
 @pytest.fixture()
 def generated(tmp_path) -> Path:
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     project = load_project(root)
     write_generated(project, project.load_model())
     return root
@@ -128,7 +128,7 @@ def test_a_hand_edited_orphan_is_kept_and_dropped_from_the_lock(generated, gener
 
 
 def test_a_failing_generator_writes_nothing_and_exits_1(tmp_path, generate):
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     edit(root / "model" / "leave.dmn", "<text>&gt; 5</text>", "<text>&gt; days + 1</text>")
     before = _snapshot(root)
     code, out, err = generate(root)
@@ -138,7 +138,7 @@ def test_a_failing_generator_writes_nothing_and_exits_1(tmp_path, generate):
 
 
 def test_an_unknown_generator_exits_2(tmp_path, generate):
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     edit(root / "seams.toml", 'generators = ["stubs", "decisions"]', 'generators = ["stubs", "nosuch"]')
     code, _, err = generate(root)
     assert code == 2
@@ -146,7 +146,7 @@ def test_an_unknown_generator_exits_2(tmp_path, generate):
 
 
 def test_model_option_picks_another_trig(tmp_path, generate):
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     other = root / "model" / "other.trig"
     other.write_text((root / "model" / "model.trig").read_text(encoding="utf-8")
                      .replace('seam:handler "record_leave"', 'seam:handler "book_leave"'), encoding="utf-8")

@@ -18,7 +18,7 @@ DIGEST = "a" * 64
 
 @pytest.fixture()
 def project(tmp_path):
-    return load_project(copy_example(tmp_path))
+    return load_project(copy_example(tmp_path, generated=False))
 
 
 def test_a_missing_lock_reads_as_empty(project):

@@ -163,7 +163,7 @@ def test_an_installed_scaffold_renders_its_reference_with_seams_generate(tmp_pat
     site.mkdir(parents=True)
     (site / "METADATA").write_text("Metadata-Version: 2.1\nName: seams-leave-report\nVersion: 0.1.0\n")
     (site / "entry_points.txt").write_text("[seams.generators]\nleave-report = seams_leave_report:generator\n")
-    root = copy_example(tmp_path)
+    root = copy_example(tmp_path, generated=False)
     edit(root / "seams.toml", 'generators = ["stubs", "decisions"]', 'generators = ["leave-report"]')
     env = {"PYTHONPATH": f"{package}{_sep()}{site.parent}"}
     done = run_seams("generate", cwd=root, env=env)
