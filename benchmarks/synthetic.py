@@ -17,12 +17,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from provider import HANDLER
+from replay_provider import HANDLER
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "leave"
-PROVIDER = Path(__file__).with_name("provider.py")
+PROVIDER = Path(__file__).with_name("replay_provider.py")
 PROVIDER_COMMAND = "python3 provider/replay.py"
+_EXAMPLE_PROVIDER = "python3 provider/recorded.py"
 
 _BLOCK = re.compile(r"^(ex:graph\\/\w+ \{\n)(.*?)(^\}\n)", re.M | re.S)
 _LOCAL = re.compile(r"\bex:([A-Za-z][\w-]*)")
@@ -31,8 +32,9 @@ _LABEL = re.compile(r'rdfs:label "([^"]*)"')
 _ID = re.compile(r'\bid="([^"]+)"')
 
 
-def build_project(target: Path, copies: int) -> Path:
-    """Write a project of ``copies`` processes at ``target`` (which must not exist); returns it."""
+def build_project(target: Path, copies: int, *, generate: bool = True) -> Path:
+    """Write a project of ``copies`` processes at ``target`` (which must not exist); returns it.
+    ``generate=False`` leaves out the generated files and ``seams.lock``."""
     model_dir = target / "model"
     model_dir.mkdir(parents=True)
     bpmn = (EXAMPLE / "model" / "leave.bpmn").read_text(encoding="utf-8")
@@ -50,8 +52,9 @@ def build_project(target: Path, copies: int) -> Path:
         (model_dir / f"leave_{i}.dmn").write_text(_rename_ids(dmn, i, element_ids), encoding="utf-8")
 
     config = (EXAMPLE / "seams.toml").read_text(encoding="utf-8")
-    (target / "seams.toml").write_text(config.replace("python3 provider/recorded.py", PROVIDER_COMMAND),
-                                       encoding="utf-8")
+    if _EXAMPLE_PROVIDER not in config:
+        raise ValueError(f"{EXAMPLE / 'seams.toml'}: no {_EXAMPLE_PROVIDER!r} to replace")
+    (target / "seams.toml").write_text(config.replace(_EXAMPLE_PROVIDER, PROVIDER_COMMAND), encoding="utf-8")
     (target / "provider").mkdir()
     shutil.copyfile(PROVIDER, target / "provider" / "replay.py")
     handlers = target / "handlers"
@@ -61,8 +64,11 @@ def build_project(target: Path, copies: int) -> Path:
     for i in range(copies):
         (handlers / f"check_balance_{i}.py").write_text(check_balance, encoding="utf-8")
         (handlers / f"record_leave_{i}.py").write_text(HANDLER, encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "seams_cli", "generate", "--project", str(target)],
-                   check=True, capture_output=True, text=True)
+    if generate:
+        done = subprocess.run([sys.executable, "-m", "seams_cli", "generate", "--project", str(target)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"seams generate in {target} exited {done.returncode}: {done.stderr.strip()}")
     return target
 
 
@@ -70,8 +76,13 @@ def _copy_of(body: str, i: int, element_ids: re.Pattern) -> str:
     text = _LOCAL.sub(lambda m: f"ex:{m.group(1)}_{i}", body)
     text = text.replace('"leave.bpmn"', f'"leave_{i}.bpmn"').replace('"leave.dmn"', f'"leave_{i}.dmn"')
     text = _HANDLER.sub(lambda m: f'seam:handler "{m.group(1)}_{i}"', text)
-    text = _LABEL.sub(lambda m: f'rdfs:label "{m.group(1)} {i}"', text)
+    text = _LABEL.sub(lambda m: f'rdfs:label "{copy_label(m.group(1), i)}"', text)
     return _rename_ids(text, i, element_ids)
+
+
+def copy_label(label: str, i: int) -> str:
+    """The label copy ``i`` gives what the example labels ``label``."""
+    return f"{label} {i}"
 
 
 def _element_ids(xml_text: str) -> re.Pattern:

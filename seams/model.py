@@ -93,8 +93,9 @@ class Model:
 class UnionGraph(Graph):
     """Every graph of a dataset read as one plain ``Graph``, without copying a quad.
 
-    Copying the union into a new graph cost as much as parsing the model
-    again (and doubled its memory); reading the dataset's store with no
+    Copying the union into a new graph cost nearly as much as parsing the
+    model again (and a quarter of ``seams check``'s peak memory, see
+    docs/performance.md); reading the dataset's store with no
     context is the union already (what ``Dataset(default_union=True)``
     reads), and being a plain ``Graph`` keeps pyshacl validating it as one
     data graph instead of graph by graph. A triple added here goes into the

@@ -14,6 +14,8 @@ import argparse
 from seams import checks
 from seams.project import load_project
 
+from .lifetime import command_model
+
 CLEAN = "seams check: no problems"
 
 
@@ -26,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
-    model = project.load_model()
-    findings = checks.all_findings(project, model)
+    with command_model(project) as model:
+        findings = checks.all_findings(project, model)
     for finding in findings:
         print(finding.line())
     if findings:

@@ -16,6 +16,8 @@ import argparse
 from seams.generate import write_generated
 from seams.project import load_project
 
+from .lifetime import command_model
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", metavar="DIR", help="the project directory (default: found from here)")
@@ -24,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
-    report = write_generated(project, project.load_model())
+    with command_model(project) as model:
+        report = write_generated(project, model)
     for line in report.lines():
         print(line)
     return 0

@@ -8,7 +8,6 @@ parallel (pytest-xdist) and the example stays the clean reference.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -60,36 +59,14 @@ def run_seams(*args: str, cwd: Path, env: dict[str, str] | None = None,
     )
 
 
-_BLOCK = re.compile(r"^(ex:graph\\/\w+ \{\n)(.*?)(^\}\n)", re.M | re.S)
-_LOCAL = re.compile(r"\bex:([A-Za-z][\w-]*)")
-_HANDLER = re.compile(r'seam:handler "(\w+)"')
-
-
 def synthetic_project(tmp_path: Path, copies: int) -> Path:
-    """The example with its model repeated ``copies`` times: every ``ex:`` name
-    and handler gets a ``_<i>`` suffix and every copy its own BPMN and DMN
-    payload files, so the model has ``copies`` processes that share nothing
-    but their variables' and bindings' names."""
-    root = copy_example(tmp_path, f"synthetic{copies}")
-    model_dir = root / "model"
-    trig = (model_dir / "model.trig").read_text(encoding="utf-8")
-    bpmn = (model_dir / "leave.bpmn").read_text(encoding="utf-8")
-    dmn = (model_dir / "leave.dmn").read_text(encoding="utf-8")
+    """The example repeated ``copies`` times, as the benchmarks build it (without running
+    ``seams generate``): every copy its own process, BPMN and DMN files, names, labels,
+    handlers and element ids, so the copies share nothing but their variables' and
+    bindings' names."""
+    benchmarks = str(REPO / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.append(benchmarks)
+    from synthetic import build_project
 
-    def repeat(match: re.Match) -> str:
-        body = match.group(2)
-        copies_text = []
-        for i in range(copies):
-            text = _LOCAL.sub(lambda m: f"ex:{m.group(1)}_{i}", body)
-            text = text.replace('"leave.bpmn"', f'"leave_{i}.bpmn"').replace('"leave.dmn"', f'"leave_{i}.dmn"')
-            text = _HANDLER.sub(lambda m: f'seam:handler "{m.group(1)}_{i}"', text)
-            copies_text.append(text)
-        return match.group(1) + "".join(copies_text) + match.group(3)
-
-    (model_dir / "model.trig").write_text(_BLOCK.sub(repeat, trig), encoding="utf-8")
-    for i in range(copies):
-        (model_dir / f"leave_{i}.bpmn").write_text(bpmn, encoding="utf-8")
-        (model_dir / f"leave_{i}.dmn").write_text(dmn, encoding="utf-8")
-    (model_dir / "leave.bpmn").unlink()
-    (model_dir / "leave.dmn").unlink()
-    return root
+    return build_project(tmp_path / f"synthetic{copies}", copies, generate=False)

@@ -1,13 +1,12 @@
 """Layout-keeping TriG edits (seams_edit.trig): byte-level expectations on a real
-hand-written model, an rdflib round trip over random patches, and the cost on a
-large model compared with rdflib's parse-and-serialize."""
+hand-written model, an rdflib round trip over random patches, and a small patch
+to a large model (its cost is measured by benchmarks/run.py, not here)."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import re
-import time
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -639,22 +638,21 @@ def synthetic_claims(copies: int) -> str:
     return "".join(parts) + text[position:]
 
 
-def test_applying_a_small_patch_to_a_large_model_costs_far_less_than_rdflib():
-    text = synthetic_claims(100)
+def test_a_small_patch_to_a_large_model_rewrites_only_its_statements():
+    """What it costs against rdflib's parse-and-serialize is measured by benchmarks/run.py."""
+    text = synthetic_claims(20)
     patch = Patch(
         remove=((EX.CheckBudget_7, SEAM.reads, EX.category_7, SEAMS_GRAPH),),
         add=(
             (EX.CheckBudget_7, SEAM.reads, EX.amount_7, SEAMS_GRAPH),
             (EX.NewTask, RDF.type, SEAM.UserTask, SEAMS_GRAPH),
-            (EX.ClaimForm_60, RDFS.label, Literal("Claim form"), SHAPES_GRAPH),
+            (EX.ClaimForm_15, RDFS.label, Literal("Claim form"), SHAPES_GRAPH),
         ),
     )
-    apply_seconds = min(_timed(lambda: apply_patch(text, patch, source="big.trig")) for _ in range(3))
-    rdflib_seconds = _timed(lambda: parse(text).serialize(format="trig"))
-    assert rdflib_seconds > 10 * apply_seconds, (apply_seconds, rdflib_seconds)
-
-
-def _timed(action) -> float:
-    start = time.perf_counter()
-    action()
-    return time.perf_counter() - start
+    new = apply_patch(text, patch, source="big.trig")
+    form_end = '                    sh:in ( "travel" "meals" "equipment" ) ; sh:order 2 ] '
+    assert changed_lines(text, new) == (
+        ["      seam:reads ex:category_7 ;", form_end + "."],
+        ["      seam:reads ex:amount_7 ;", "", "  ex:NewTask a seam:UserTask .", form_end + ";",
+         '      rdfs:label "Claim form" .'],
+    )

@@ -56,7 +56,8 @@ def docstring(text: str, indent: str = "") -> str:
     """
     lines = text.split("\n")
     body = "\n".join([lines[0], *[f"{indent}{line}" if line else "" for line in lines[1:]]])
-    escaped = "".join(_escape_char(ch) for ch in body)
-    escaped = _RISKY_QUOTES.sub(lambda run: '\\"' * len(run.group()), escaped)
+    if "\\" in body or not body.replace("\n", "").isprintable():
+        body = "".join(_escape_char(ch) for ch in body)  # per character only when one needs it
+    escaped = _RISKY_QUOTES.sub(lambda run: '\\"' * len(run.group()), body)
     closing = f"\n{indent}" if "\n" in text else ""
     return f'"""{escaped}{closing}"""'

@@ -1,0 +1,115 @@
+"""Run the seams benchmarks and print the table: ``python benchmarks/run.py [--quick]``.
+
+Every row is a ratio against a baseline measured in the same run, side by
+side, so the figures mean the same on a fast or a busy machine. The full
+run builds synthetic projects of 1, 50 and 400 processes (see
+synthetic.py) in a temporary directory, takes a few minutes on two cores
+and exits 1 when a target fails. ``--quick`` uses tiny projects and only
+checks that every benchmark works (exit 0 unless one breaks); CI runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from command_cases import check_rows, propose_row
+from edit_case import edit_row
+from measure import BenchmarkError, Row, run_child, table
+from scratch_case import scratch_row
+from synthetic import build_project
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Sizes:
+    small: int  # processes in the smaller checked model
+    large: int  # processes in the larger one (also patched by seams_edit)
+    propose: tuple[int, ...]  # project sizes the propose row runs at
+    repeats: int  # samples per measured command (best of)
+    rdflib_repeats: int
+    tree_mb: int  # the unrelated tree beside the scratch-copied project
+    tree_files: int
+    scratch_repeats: int
+
+
+FULL = Sizes(small=50, large=400, propose=(1, 50), repeats=5, rdflib_repeats=2,
+             tree_mb=300, tree_files=3000, scratch_repeats=15)
+QUICK = Sizes(small=1, large=2, propose=(1,), repeats=1, rdflib_repeats=1,
+              tree_mb=2, tree_files=40, scratch_repeats=3)
+
+
+def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str, float]]]:
+    projects: dict[int, Path] = {}
+
+    def project(copies: int) -> Path:
+        if copies not in projects:
+            say(f"building a {copies}-process project")
+            projects[copies] = build_project(workdir / f"processes-{copies}", copies)
+        return projects[copies]
+
+    rows: list[Row] = []
+    say("seams check and bare parses")
+    rows += check_rows(project(sizes.small), project(sizes.large), small_n=sizes.small,
+                       large_n=sizes.large, repeats=sizes.repeats)
+    for copies in sizes.propose:
+        say(f"seams propose and pytest -q, {copies} process(es)")
+        rows.append(propose_row(project(copies), handler="record_leave_0", copies=copies,
+                                repeats=sizes.repeats))
+    say("seams_edit and the rdflib round trip")
+    trig = (project(sizes.large) / "model" / "model.trig").read_text(encoding="utf-8")
+    rows.append(edit_row(trig, copies=sizes.large, repeats=max(3, sizes.repeats),
+                         rdflib_repeats=sizes.rdflib_repeats))
+    say("scratch copies with and without an unrelated tree")
+    rows.append(scratch_row(project(sizes.small), copies=sizes.small, megabytes=sizes.tree_mb,
+                            files=sizes.tree_files, repeats=sizes.scratch_repeats))
+    say("where seams check spends its time")
+    phases = json.loads(run_child([sys.executable, str(HERE / "phases.py"), str(project(sizes.large))],
+                                  cwd=workdir).stdout)
+    return rows, phases
+
+
+def phase_table(phases: list[tuple[str, float]], copies: int) -> str:
+    total = sum(seconds for _, seconds in phases)
+    lines = [f"| seams check, {copies} processes, in one process | seconds | share |", "| --- | ---: | ---: |"]
+    lines += [f"| {name} | {seconds:.2f} | {seconds / total:.0%} |" for name, seconds in phases]
+    lines.append(f"| total | {total:.2f} | 100% |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes; only check that it works")
+    args = parser.parse_args(argv)
+    sizes = QUICK if args.quick else FULL
+
+    def say(line: str) -> None:
+        print(f"# {line}", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="seams-bench-") as tmp:
+        try:
+            rows, phases = measure(sizes, Path(tmp), say)
+        except BenchmarkError as exc:
+            print(f"benchmarks/run.py: {exc}", file=sys.stderr)
+            return 2
+    print(table(rows))
+    print()
+    print(phase_table(phases, sizes.large))
+    load = os.getloadavg()[0]
+    print(f"\n{os.cpu_count()} CPUs, load average {load:.2f} at the end of the run"
+          + ("; --quick: targets not enforced" if args.quick else ""))
+    failed = [row.name for row in rows if not row.passed]
+    if failed and not args.quick:
+        print(f"benchmarks/run.py: {len(failed)} target(s) missed: {'; '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Loading the model a command keeps until it ends, without the garbage collector's rescans.
+
+A large model is hundreds of thousands of objects the collector tracks, and
+they live as long as the command. While they are built, collections only
+find them all alive; after that, every full collection walks them again
+while the checks allocate. Pausing collection during the load and freezing
+what exists afterwards (moving it out of the collector's generations) saves
+about a quarter of ``seams check`` on a 400-process model. The freeze ends
+with the command, so a caller that runs commands in-process (the tests do)
+gets its garbage collected as before.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    from seams.model import Model
+    from seams.project import Project
+
+
+@contextmanager
+def command_model(project: "Project") -> Iterator["Model"]:
+    """``project.load_model()`` for the length of the ``with`` block."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        model = project.load_model()
+    finally:
+        if enabled:
+            gc.enable()
+    gc.freeze()
+    try:
+        yield model
+    finally:
+        gc.unfreeze()
