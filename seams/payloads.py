@@ -8,7 +8,6 @@ than trusting that every expansion is off.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from lxml import etree
 
@@ -44,14 +43,3 @@ def parse_xml(data: bytes, *, source: str) -> etree._ElementTree:
         raise ProjectError(f"{source}: a DTD is not allowed in a payload")
     return tree
 
-
-def read_xml(path: Path, *, display: str | None = None) -> etree._ElementTree:
-    """Read and parse a payload file, naming it by ``display`` in errors."""
-    name = display or str(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ProjectError(f"{name}: payload file not found") from None
-    except OSError as exc:
-        raise ProjectError(f"{name}: cannot read payload: {exc.strerror}") from None
-    return parse_xml(data, source=name)

@@ -27,6 +27,7 @@ from seams.config import CONFIG_NAME, Config
 from seams.errors import ProjectError, ProviderError
 from seams.lock import atomic_write
 from seams.processes import kill_group, wait_unreaped
+from seams_edit.files import ensure_local_dir
 
 LLM_MODEL_ENV = "SEAMS_LLM_MODEL"
 MAX_OUTPUT = 1 << 20  # bytes of stdout; more is a provider failure
@@ -213,9 +214,7 @@ def read_cached(path: Path) -> str | None:
 
 def write_cached(cache_dir: Path, path: Path, text: str) -> None:
     """Store an answer atomically; ``cache_dir`` (``.seams``) gets a ``*`` .gitignore."""
-    ignore = cache_dir / ".gitignore"
-    if not ignore.exists():
-        atomic_write(ignore, b"*\n")
+    ensure_local_dir(cache_dir.parent, path.parent)
     atomic_write(path, text.encode("utf-8"))
 
 
