@@ -21,6 +21,10 @@ except ImportError:  # pragma: no cover - only where the backport is absent
 
 pytest_plugins = ["pytester"]
 
+# Fixture projects are data for the tests, not part of seams' own suite: the
+# seams plugin would otherwise collect their gates as items of this session.
+collect_ignore = ["tests/fixtures"]
+
 REPO = Path(__file__).resolve().parent
 EXAMPLE = REPO / "examples" / "leave"
 
