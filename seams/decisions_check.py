@@ -117,6 +117,12 @@ def _flow_element_findings(model: "Model", ids: dict) -> Iterable[Finding]:
                 yield Finding(KIND, model.qname(item.iri), "seam:inProcess",
                               f'"{element_id}" lies in bpmn:process "{holder}", but seam:inProcess '
                               f'{model.qname(process_iri)} is bpmn:process "{process.element_id}"')
+            node = process.nodes.get(element_id)
+            leaving = {flow.id for flow in process.outgoing(element_id)}
+            if node is not None and node.default_flow is not None and node.default_flow not in leaving:
+                yield Finding(KIND, element_id, "bpmn:default",
+                              f'the default flow "{node.default_flow}" is not a sequence flow leaving '
+                              f'"{element_id}" (expected one of: {", ".join(sorted(leaving)) or "none"})')
 
 
 def _business_rule_findings(model: "Model", ids: dict) -> Iterable[Finding]:

@@ -121,6 +121,7 @@ class BpmnNode:
     name: str | None
     decision_ref: str | None = None  # camunda:decisionRef or zeebe:calledDecision decisionId
     result_variable: str | None = None
+    default_flow: str | None = None  # the BPMN ``default`` attribute: the flow taken when no condition holds
 
 
 @dataclass(frozen=True)
@@ -297,7 +298,8 @@ def _bpmn_processes(payload: "PayloadFile") -> dict[str, tuple[dict, dict]]:
                 if called is not None and called.get("resultVariable"):
                     result = called.get("resultVariable")
                 nodes[el.get("id")] = BpmnNode(id=el.get("id"), kind=q.localname, name=el.get("name"),
-                                               decision_ref=ref, result_variable=result)
+                                               decision_ref=ref, result_variable=result,
+                                               default_flow=el.get("default"))
         out[proc.get("id")] = (nodes, flows)
     return out
 

@@ -219,3 +219,21 @@ def test_findings_are_sorted_and_repeatable(tmp_path):
     second = findings_after(tmp_path / "b", **edits)
     assert [f.line() for f in first] == [f.line() for f in second]
     assert first == sorted(first) and len(first) == 4
+
+
+def test_a_default_flow_that_does_not_leave_its_gateway_is_a_finding(tmp_path):
+    root = copy_example(tmp_path)
+    edit(root / "model" / "leave.bpmn", '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?">',
+         '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?" default="Flow_Auto">')
+    findings = decision_findings(load_project(root).load_model())
+    assert [f.line() for f in findings] == [
+        'decision Gateway_Escalate bpmn:default: the default flow "Flow_Auto" is not a sequence flow '
+        'leaving "Gateway_Escalate" (expected one of: Flow_Done, Flow_HR)'
+    ]
+
+
+def test_a_default_flow_that_leaves_its_gateway_is_sound(tmp_path):
+    root = copy_example(tmp_path)
+    edit(root / "model" / "leave.bpmn", '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?">',
+         '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?" default="Flow_Done">')
+    assert decision_findings(load_project(root).load_model()) == []

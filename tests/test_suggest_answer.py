@@ -56,7 +56,7 @@ def test_prompt_is_deterministic_and_quotes_model_text(model, candidates):
     prompt = build_prompt(model, candidates)
     assert prompt == build_prompt(load_project(EXAMPLE).load_model(), find_candidates(model))
     assert prompt.startswith("seams prompt suggest-v1.txt\n")
-    assert prompt.rstrip().endswith("each reading only the output.")
+    assert prompt.rstrip().endswith("it is taken when no other\n  condition holds.")
     blocks = {m.group(3): m.group(4) for m in BLOCK.finditer(prompt)}
     assert list(blocks) == ["gateways", "bpmn elements", "variables", "decisions", "dmn decisions"]
     assert '"condition": "days > 20 or leave_type == \\"unpaid\\""' in blocks["gateways"]

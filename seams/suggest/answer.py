@@ -6,8 +6,9 @@ against the model: a gateway, flow, variable or decision the model does not
 have is a ResolutionError; an answer the model has the names for but that
 cannot be built (a decision id already taken, an output of another datatype,
 an input not known at the gateway, a FEEL test or condition that does not
-parse, conditions that do not cover exactly the gateway's outgoing flows) is
-a GeneratorError. Each message names the key of the answer at fault.
+parse, conditions that do not cover exactly the gateway's outgoing flows but
+its default flow) is a GeneratorError. Each message names the key of the
+answer at fault.
 """
 
 from __future__ import annotations
@@ -278,11 +279,14 @@ def _value_kind(value: Value) -> str:
 def _conditions(value: Any, candidate: Candidate, output: str, model: Model) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict):
         raise GeneratorError("answer conditions: must be an object of flow id to condition")
-    outgoing = [flow.id for flow in candidate.flows]
+    outgoing = list(candidate.conditional_flows)
     all_flows = {f for p in model.view.processes.values() for f in p.flows}
     for flow_id in value:
         if flow_id not in all_flows:
             raise ResolutionError(f"answer conditions: the model has no sequence flow {flow_id}", outgoing)
+        if flow_id == candidate.default:
+            raise GeneratorError(f"answer conditions: {flow_id} is the gateway's default flow; "
+                                 f"it keeps no condition")
         if flow_id not in outgoing:
             raise GeneratorError(f"answer conditions: {flow_id} is not an outgoing flow of {candidate.element_id}")
     missing = [f for f in outgoing if f not in value]

@@ -6,6 +6,12 @@ what ``condition-to-dmn`` moves into a DMN table. A gateway that only reads
 decision outputs (``approval == "auto"``) already has its rule in DMN and is
 left alone. A condition that does not parse is the decision checks' to
 report, so such a gateway is not offered either.
+
+The gateway's default flow (its BPMN ``default`` attribute) is taken when no
+other condition holds; it keeps no condition of its own (BPMN ignores one),
+so only the other flows' conditions are read. A gateway whose ``default``
+names no outgoing flow of it routes in a way nobody can tell, and is not
+offered.
 """
 
 from __future__ import annotations
@@ -29,8 +35,14 @@ class Candidate:
     process: Process
     gateway: Gateway
     flows: tuple[Flow, ...]
-    conditions: dict[str, Condition]  # flow id -> parsed condition (conditional flows only)
+    conditions: dict[str, Condition]  # flow id -> parsed condition (conditional non-default flows only)
     known: dict[str, URIRef]  # seam:name -> variable set on every path to the gateway
+    default: str | None = None  # the default flow's id: taken when no other flow's condition holds
+
+    @property
+    def conditional_flows(self) -> tuple[str, ...]:
+        """The outgoing flows that carry a condition after the change: all but the default flow."""
+        return tuple(flow.id for flow in self.flows if flow.id != self.default)
 
     @property
     def element_id(self) -> str:
@@ -65,14 +77,17 @@ def find_candidates(model: Model) -> list[Candidate]:
         if process is None or not gateway.element_id or gateway.element_id not in process.nodes:
             continue
         flows = tuple(process.outgoing(gateway.element_id))
-        conditions = _parsed(flows)
+        default = process.nodes[gateway.element_id].default_flow
+        if default is not None and default not in {flow.id for flow in flows}:
+            continue
+        conditions = _parsed(tuple(flow for flow in flows if flow.id != default))
         if conditions is None or not conditions:
             continue
         read = {name for condition in conditions.values() for name in condition.names}
         if read <= decision_set_names(view, process.iri):
             continue
         found.append(Candidate(process=process, gateway=gateway, flows=flows, conditions=conditions,
-                               known=known_at(model, process, gateway.element_id)))
+                               known=known_at(model, process, gateway.element_id), default=default))
     return found
 
 

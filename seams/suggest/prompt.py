@@ -30,6 +30,7 @@ def build_prompt(model: Model, candidates: list[Candidate]) -> str:
         "label": c.gateway.label,
         "process": c.process.label,
         "outgoing": [{"flow": f.id, "name": f.name, "condition": f.condition} for f in c.flows],
+        "default": c.default,
         "known": sorted(c.known),
     } for c in candidates]
     bpmn = []

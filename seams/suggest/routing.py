@@ -8,6 +8,12 @@ conditions pick a set of flows, the decision table (with its hit policy)
 picks an output value, and the new conditions over that value pick a set of
 flows. Any difference is a finding naming the gateway, the flow and the input.
 
+Both sides route the same way (``taken``): the non-default flows whose
+condition holds, a flow without a condition always holding, and the
+gateway's default flow when none does. Comparing the whole set rather
+than the engine's first match is stricter on purpose: the rewrite must not
+lean on the order of the flows in the file.
+
 The samples suffice because every condition and test changes its answer
 only at its literals (seams.feel.sample_values): a value on each side of
 each literal, per input, crossed over the inputs.
@@ -26,7 +32,7 @@ from math import prod
 from rdflib import URIRef
 
 from seams import vocab as V
-from seams.expressions import parse_condition
+from seams.expressions import Condition, parse_condition
 from seams.feel import UnaryTests, parse_literal, parse_unary_tests, sample_values
 from seams.findings import Finding
 from seams.model import Model
@@ -61,14 +67,14 @@ def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) ->
     domains = [_samples(model, candidate.known.get(name), tests[name], boundaries[name]) for name in names]
     table = [(tuple(parse_unary_tests(text, where=name) for name, text in rule.when),
               parse_literal(feel_literal(rule.then), where="then")) for rule in suggestion.rules]
-    new_conditions = [(flow, parse_condition(text, where=flow)) for flow, text in suggestion.conditions]
-    old_conditions = [(flow.id, candidate.conditions.get(flow.id)) for flow in candidate.flows]
+    new_conditions = {flow: parse_condition(text, where=flow) for flow, text in suggestion.conditions}
+    order = [flow.id for flow in candidate.flows]
 
     combos = _spread(domains)
     findings: list[Finding] = []
     for values in combos:
         env = dict(zip(names, values, strict=True))
-        before = [flow for flow, condition in old_conditions if condition and condition.evaluate(env)]
+        before = taken(candidate, candidate.conditions, env)
         hits = [i for i, (entries, _) in enumerate(table)
                 if all(entry.matches(env[name]) for entry, name in zip(entries, suggestion.inputs, strict=True))]
         if suggestion.hit_policy == "UNIQUE" and len(hits) > 1:
@@ -77,14 +83,22 @@ def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) ->
                                     f"{_render(env)} matches rules {rules} of a UNIQUE table"))
         else:
             decided = {suggestion.output: table[hits[0]][1] if hits else None}
-            after = [flow for flow, condition in new_conditions if condition.evaluate(decided)]
+            after = taken(candidate, new_conditions, decided)
             if before != after:
-                flow = next(f for f, _ in old_conditions if (f in before) != (f in after))
+                flow = next(f for f in order if (f in before) != (f in after))
                 findings.append(Finding(KIND, candidate.element_id, flow,
                                         f"{_render(env)} took {_flows(before)} before, {_flows(after)} after"))
         if len(findings) >= MAX_FINDINGS:
             break
     return RoutingResult(samples=len(combos), findings=findings)
+
+
+def taken(candidate: Candidate, conditions: dict[str, Condition], env: dict[str, object]) -> list[str]:
+    """The flows the gateway takes for ``env``: every non-default flow whose condition holds
+    (one without a condition always holds), else the default flow, else none."""
+    chosen = [flow for flow in candidate.conditional_flows
+              if flow not in conditions or conditions[flow].evaluate(env)]
+    return chosen or ([candidate.default] if candidate.default else [])
 
 
 def _flows(flows: list[str]) -> str:
