@@ -113,12 +113,24 @@ def _place(project: "Project", out_dir: Path, rel: str, protected: set[Path], ow
     except ProjectError:
         raise GeneratorError(f"returned the path {rel!r}, which leads outside {project.relative(out_dir)}") from None
     shown = project.relative(path)
-    handlers = project.handlers_dir
-    if path in protected or path == handlers or handlers in path.parents or project.cache_dir.resolve() in path.parents:
+    if _hand_owned_or_seams(project, path, protected):
         raise GeneratorError(f"would write {shown}, which is hand-owned or belongs to seams")
     if path in owner:
         raise GeneratorError(f"would write {shown}, which generator {owner[path]} writes too")
     return path
+
+
+def _hand_owned_or_seams(project: "Project", path: Path, protected: set[Path]) -> bool:
+    handlers = project.handlers_dir
+    return (path in protected or path == handlers or handlers in path.parents
+            or project.cache_dir.resolve() in path.parents)
+
+
+def _removable(project: "Project", model: "Model", path: Path) -> bool:
+    """A file a generator could have written: the lock is a file anyone can edit, and
+    naming a model, config or handler file in it must not get that file deleted."""
+    return (project.generated_dir in path.parents and path.is_file()
+            and not _hand_owned_or_seams(project, path, _protected_paths(project, model)))
 
 
 def run_generators(project: "Project", model: "Model") -> dict[Path, bytes]:
@@ -199,7 +211,7 @@ def write_generated(project: "Project", model: "Model") -> GenerateReport:
     removable = []
     for rel in sorted(set(lock.generated) - set(produced)):
         path = _locked_path(project, rel)
-        if path.is_file() and sha256_hex(path.read_bytes()) == lock.generated[rel]:
+        if _removable(project, model, path) and sha256_hex(path.read_bytes()) == lock.generated[rel]:
             removable.append((rel, path))
         elif path.exists():
             report.kept.append(rel)

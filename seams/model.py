@@ -9,6 +9,7 @@ findings instead of failing the load.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -181,7 +182,10 @@ def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
     if str(fmt) not in ("bpmn", "dmn"):
         raise ProjectError(f"{display}: payload <{iri}> seam:format must be \"bpmn\" or \"dmn\"")
     path = (model_dir / str(rel)).resolve()
-    if model_dir not in path.parents:
+    # lexically inside too: a copy (the scratch session's) joins the same text to its own
+    # directory, where a ".." or absolute path that came back in here would lead elsewhere
+    lexical = os.path.normpath(str(rel))
+    if model_dir not in path.parents or os.path.isabs(lexical) or lexical.split(os.sep)[0] == "..":
         raise ProjectError(f"{display}: payload <{iri}> seam:path {rel} leads outside the model directory")
     shown = project.relative(path)
     try:

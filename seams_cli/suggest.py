@@ -58,21 +58,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
+    llm_model = chosen_llm_model(args.llm_model, project.config)  # an empty name is refused in every mode
     if args.list:
         return _list(project)
     if args.accept:
         return _accept(project, args.accept)
-    return _suggest(project, args)
+    return _suggest(project, args, llm_model)
 
 
-def _suggest(project, args: argparse.Namespace) -> int:
+def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     model = project.load_model()
     candidates = find_candidates(model)
     if not candidates:
         say(NO_CANDIDATES)
         return 0
     provider = chosen_provider(args.provider, project.config)
-    llm_model = chosen_llm_model(args.llm_model, project.config)
     prompt = build_prompt(model, candidates)
     say(f"template {TEMPLATE}")
     say_provider(provider, llm_model)

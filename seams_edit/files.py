@@ -192,10 +192,26 @@ def next_sequence(undo_dir: Path) -> int:
 
 
 def ensure_local_dir(root: Path, directory: Path) -> None:
-    """Create ``directory``; a ``.seams`` folder on the way gets its ``.gitignore`` (``*``)."""
+    """Create ``directory``; a ``.seams`` folder on the way gets its ``.gitignore`` (``*``).
+
+    Refused when it resolves outside ``root``: a ``.seams`` that is a symlink (a
+    cloned repository may hold one) must not carry the project's writes elsewhere.
+    """
+    if not directory.resolve().is_relative_to(root.resolve()):
+        raise EditError(f"{directory}: leads outside the project root {root.resolve()}")
     directory.mkdir(parents=True, exist_ok=True)
     for folder in (directory, *directory.parents):
         if folder == root or not folder.is_relative_to(root):
             break
-        if folder.name == ".seams" and not (folder / ".gitignore").exists():
-            (folder / ".gitignore").write_text(_GITIGNORE)
+        if folder.name == ".seams":
+            _create_once(folder / ".gitignore", _GITIGNORE.encode())
+
+
+def _create_once(path: Path, content: bytes) -> None:
+    """Create ``path`` unless something (a symlink included, never followed) is there."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        return
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(content)

@@ -98,6 +98,8 @@ def write(files: dict[str, bytes], out_dir: Path, *, force: bool) -> list[Path]:
         raise GeneratorError(f"out {out_dir}: not empty (--force replaces the package's files in it)")
     targets = [(out_dir / rel, data) for rel, data in files.items()]
     for target, _ in targets:
+        if not target.resolve().is_relative_to(out_dir.resolve()):  # a symlink in DIR leading out
+            raise GeneratorError(f"out {out_dir}: {target} leads outside it")
         blocked = next((parent for parent in target.parents if parent.is_file()), None)
         if target.is_dir() or blocked is not None:
             raise GeneratorError(f"out {out_dir}: {blocked or target} is in the way of {target}")
