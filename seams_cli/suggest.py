@@ -145,7 +145,14 @@ def _accept(project, ident: str) -> int:
     if entry.model_hash != model.hash:
         raise GeneratorError(f"suggestion {ident} is stale: the model changed since it was made; "
                              f"run seams suggest again")
-    suggestion = parse_object(entry.suggestion, model, find_candidates(model))
+    candidates = find_candidates(model)
+    suggestion = parse_object(entry.suggestion, model, candidates)
+    # The stored suggestion is a file under .seams/; the routing check is cheap, so it runs
+    # again rather than trusting that the file is the one the checks passed.
+    routing = check_routing(model, candidate_for(candidates, model, suggestion.gateway), suggestion)
+    if routing.findings:
+        raise GeneratorError(f"suggestion {ident} does not keep the routing of {suggestion.gateway}",
+                             details=[f.line() for f in routing.findings])
     files = change_files(model, build_change(model, suggestion))
     record = apply(project.root, files, undo_dir=undo_dir(project.root))
     say(f"applied {ident}")

@@ -149,6 +149,22 @@ def test_a_stale_suggestion_is_refused_and_nothing_written(tmp_path, capsys):
     assert _pending(root) == [ident]
 
 
+def test_a_tampered_stored_suggestion_is_checked_again_on_accept(tmp_path, capsys):
+    root = copy_example(tmp_path)
+    code, out, _ = _run(capsys, root, "--provider", _provider(FIXTURES / "escalate.json"))
+    ident = out[-1].removeprefix("suggestion ")
+    stored = root / ".seams" / "suggestions" / ident / "suggestion.json"
+    text = stored.read_text(encoding="utf-8")
+    assert text.count('"> 20"') == 1
+    stored.write_text(text.replace('"> 20"', '"> 21"').replace('"<= 20"', '"<= 21"'), encoding="utf-8")
+    before = _snapshot(root)
+    code, out, err = _run(capsys, root, "--accept", ident)
+    assert (code, out) == (1, [])
+    assert err[0] == f"seams suggest: suggestion {ident} does not keep the routing of Gateway_Escalate"
+    assert err[1].startswith("routing Gateway_Escalate Flow_")
+    assert _snapshot(root) == before
+
+
 @pytest.mark.parametrize("ident", ["../../etc/passwd", "A" * 64, "a" * 63, "g" * 64])
 def test_a_malformed_id_is_refused_before_any_path_is_built(tmp_path, capsys, ident):
     root = copy_example(tmp_path)
