@@ -49,9 +49,12 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in COMMANDS:
-        _top_parser().parse_args(argv[:1] or ["--help"])
-        return 2  # parse_args exits; this is only reached for unusual argv
+    if not argv:
+        _top_parser().print_help(sys.stderr)
+        return 2  # a command is required: usage, as for any other usage error
+    if argv[0] not in COMMANDS:
+        _top_parser().parse_args(argv[:1])
+        return 2  # parse_args exits (help, version or a usage error); only unusual argv get here
     name, rest = argv[0], argv[1:]
     module = importlib.import_module(COMMANDS[name][0])
     parser = argparse.ArgumentParser(prog=f"seams {name}", description=COMMANDS[name][1])

@@ -66,3 +66,11 @@ def test_project_and_model_options_and_environment(tmp_path):
 
     model_wins = run_seams("check", "--model", str(root / TRIG), cwd=root, env={"SEAMS_MODEL": str(broken)})
     assert (model_wins.returncode, model_wins.stdout) == (0, "seams check: no problems\n")
+
+
+def test_seams_without_a_command_prints_usage_and_exits_2(capsys):
+    from seams_cli.main import main
+
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("usage: seams") and "propose" in err
