@@ -8,7 +8,8 @@ and predicates are cut with their separators, kept ones keep their bytes, new
 ones are appended in the file's style (``trig_style``). A new subject's
 statement goes after the last statement in its graph's block with the same
 rdf:type, else at the end of the block, else into a new block at the end of
-the file.
+the file; placed after one of its type, it copies that statement's layout
+(``trig_mimic``).
 
 Blank nodes: a new blank-node object is written nested (``[ ... ]``, or
 ``( ... )`` for a well-formed RDF list) from the patch's triples about it,

@@ -1,7 +1,8 @@
 """Where a new subject's statement goes, and how it is written.
 
 Like with like: after the last statement in its graph's block that has one
-of its rdf:types (written on one line if that neighbour is), else at the end
+of its rdf:types (written like that neighbour: on one line if it is, its
+predicate order and nested-node layout, see ``trig_mimic``), else at the end
 of the block, else in a new block at the end of the file, headed the way the
 file's last block is (``GRAPH``, ``<IRI>`` or a prefixed name).
 """
@@ -14,6 +15,7 @@ from rdflib.namespace import RDF
 from rdflib.term import Identifier, URIRef
 
 from .trig_layout import Edit, insert_after, insert_at_block_start
+from .trig_mimic import Layout, read_layout
 from .trig_scan import Block, Statement, resolve_text
 from .trig_statement import parse_shape
 from .trig_style import line_indent
@@ -37,10 +39,12 @@ def new_statement_edits(writing: Writing, new_subjects: NewSubjects, deleted: se
         if anchor is not None:
             one_line = same_type and "\n" not in text[anchor.start : anchor.end]
             indent = line_indent(text, anchor.start)
-            at_anchor[anchor].append(_statement(writing, subject, predicates, graph, anchor.end, indent, one_line))
+            layout = _layout(writing, anchor) if same_type else Layout()
+            chunk = _statement(writing, subject, predicates, graph, anchor.end, indent, one_line, layout)
+            at_anchor[anchor].append(chunk)
         else:
             offset = blocks[-1].open if blocks else len(text)
-            chunk = _statement(writing, subject, predicates, graph, offset, style.indent, False)
+            chunk = _statement(writing, subject, predicates, graph, offset, style.indent, False, Layout())
             (at_block_start[blocks[-1]] if blocks else new_blocks[graph]).append(chunk)
     edits: list[Edit] = []
     for anchor, chunks in at_anchor.items():
@@ -92,6 +96,14 @@ def _types_of(writing: Writing, statement: Statement) -> set[str]:
     return found
 
 
+def _layout(writing: Writing, anchor: Statement) -> Layout:
+    """How the neighbour of the same rdf:type writes its predicates (parsed once per anchor)."""
+    if anchor not in writing.layouts:
+        groups = parse_shape(writing.document, anchor).groups
+        writing.layouts[anchor] = read_layout(writing.document, groups, anchor.start)
+    return writing.layouts[anchor]
+
+
 def _blank_before(writing: Writing, anchor: Statement) -> bool:
     """Whether a blank line separates ``anchor`` from the statement before it."""
     statements = anchor.block.statements
@@ -109,14 +121,16 @@ def _statement(
     offset: int,
     indent: str,
     one_line: bool,
+    layout: Layout,
 ) -> str:
-    """A new subject's statement: one line like its anchor, else one predicate a line."""
+    """A new subject's statement: one line like its anchor, else one predicate a line;
+    predicates, objects and nested nodes as its same-typed anchor's ``layout`` writes them."""
     writer, style = writing.writer(offset), writing.style
     inner = indent + style.continuation
     description = writing.description(graph)
     lines = [
-        f"{writer.predicate(p)} {writer.objects(predicates[p], description, inner)}"
-        for p in writer.ordered_predicates(list(predicates))
+        writer.predicate_objects(p, predicates[p], description, inner, layout)
+        for p in writer.ordered_predicates(list(predicates), layout)
     ]
     head = f"{indent}{writer.iri(subject)}"
     if one_line and not any("\n" in line for line in lines):

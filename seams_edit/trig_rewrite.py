@@ -68,7 +68,7 @@ def rewrite(writing: Writing, shape: Shape, graph: URIRef, additions: Additions)
         for index, predicate in enumerate(writer.ordered_predicates(list(new))):
             if kept or index:
                 parts.append(separator if index else first)
-            parts.append(f"{writer.predicate(predicate)} {writer.objects(new[predicate], description, indent)}")
+            parts.append(writer.predicate_objects(predicate, new[predicate], description, indent))
     parts.append(text[groups[-1].end : statement.end])
     if comment:
         parts.append(comment.group())

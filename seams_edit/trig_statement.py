@@ -57,8 +57,20 @@ class Shape:
 def parse_shape(document: Document, statement: Statement) -> Shape:
     """Split a statement into predicate groups and object spans (no terms yet)."""
     toks = list(significant(document.text, statement.start, statement.end, source=document.source))
-    shape = Shape(statement)
-    index = 1  # token 0 is the subject
+    return Shape(statement, _groups(document, toks, 1))  # token 0 is the subject
+
+
+def nested_groups(document: Document, obj: FileObject) -> list[Group]:
+    """The predicate groups inside a ``[ ... ]`` object (none for ``[]`` or a list)."""
+    if document.text[obj.start] != "[":
+        return []
+    toks = list(significant(document.text, obj.start + 1, obj.end - 1, source=document.source))
+    return _groups(document, toks, 0)
+
+
+def _groups(document: Document, toks: list[Token], index: int) -> list[Group]:
+    """The predicate-object list starting at ``toks[index]``, up to a ``.`` or the end."""
+    groups: list[Group] = []
     while index < len(toks) and toks[index].kind != "dot":
         if toks[index].text == ";":
             index += 1
@@ -76,8 +88,8 @@ def parse_shape(document: Document, statement: Statement) -> Shape:
                 index += 1
                 continue
             break
-        shape.groups.append(Group(predicate.start, predicate.text, objects))
-    return shape
+        groups.append(Group(predicate.start, predicate.text, objects))
+    return groups
 
 
 def _object_end(document: Document, toks: list[Token], index: int) -> int:

@@ -15,6 +15,8 @@ from rdflib.term import BNode, Identifier, Literal, URIRef
 
 from seams.errors import EditError
 
+from .trig_mimic import Layout
+
 # a conservative PN_LOCAL: what every Turtle reader (rdflib included) takes unescaped
 _PLAIN_LOCAL = re.compile(r"(?:[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?)?")
 _ESCAPABLE_LOCAL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.\-/]*[A-Za-z0-9_\-/])?")
@@ -26,6 +28,7 @@ _CANONICAL = {
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _NEEDS_ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f]')
 _IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+_PLAIN = Layout()  # no neighbour to follow: the file's comma, multi-line nodes, names sorted
 
 Description = Mapping[BNode, Sequence[tuple[URIRef, Identifier]]]
 """What the patch says about each new blank node: its (predicate, object) pairs."""
@@ -65,24 +68,45 @@ class TermWriter:
             return lexical
         return f"{quoted}^^{self.iri(literal.datatype)}"
 
-    def term(self, term: Identifier, description: Description, indent: str) -> str:
-        """A term as an object; a blank node is written nested from ``description``."""
+    def term(
+        self, term: Identifier, description: Description, indent: str, layout: Layout = _PLAIN, inline: bool = False
+    ) -> str:
+        """A term as an object; a blank node is written nested from ``description``, its
+        predicates ordered by ``layout``, on one line when ``inline`` and nothing inside spans lines."""
         if isinstance(term, Literal):
             return self.literal(term)
         if isinstance(term, URIRef):
             return self.iri(term)
         if isinstance(term, BNode):
-            return self._bnode(term, description, indent)
+            return self._bnode(term, description, indent, layout, inline)
         raise EditError(f"cannot write term {term!r}")
 
-    def objects(self, objects: Sequence[Identifier], description: Description, indent: str) -> str:
-        return self._comma.join(self.term(o, description, indent) for o in objects)
+    def predicate_objects(
+        self,
+        predicate: URIRef,
+        objects: Sequence[Identifier],
+        description: Description,
+        indent: str,
+        layout: Layout = _PLAIN,
+    ) -> str:
+        """``predicate object, object``, separated and nested the way ``layout`` writes ``predicate``.
 
-    def ordered_predicates(self, predicates: Sequence[URIRef]) -> list[URIRef]:
-        """rdf:type first, then by the name as written: the order new predicates get."""
-        return sorted(dict.fromkeys(predicates), key=lambda p: (p != RDF.type, self.predicate(p)))
+        A nested ``[ ... ]`` indents from the line its ``[`` lands on, which a
+        separator with a line break moves.
+        """
+        separator = layout.separators.get(predicate, self._comma)
+        nested, inline = layout.nested.get(predicate, _PLAIN), predicate in layout.inline
+        later = separator.rsplit("\n", 1)[1] if "\n" in separator else indent
+        written = separator.join(
+            self.term(o, description, later if index else indent, nested, inline) for index, o in enumerate(objects)
+        )
+        return f"{self.predicate(predicate)} {written}"
 
-    def _bnode(self, node: BNode, description: Description, indent: str) -> str:
+    def ordered_predicates(self, predicates: Sequence[URIRef], layout: Layout = _PLAIN) -> list[URIRef]:
+        """rdf:type first, then those ``layout`` writes in its order, then by the name as written."""
+        return sorted(dict.fromkeys(predicates), key=lambda p: (p != RDF.type, *layout.rank(p), self.predicate(p)))
+
+    def _bnode(self, node: BNode, description: Description, indent: str, layout: Layout, inline: bool) -> str:
         pairs = description.get(node, ())
         items = _list_items(node, description)
         if items is not None:
@@ -95,11 +119,13 @@ class TermWriter:
             by_predicate.setdefault(predicate, []).append(obj)
         inner_indent = indent + self._continuation
         lines = [
-            f"{self.predicate(p)} {self.objects(by_predicate[p], description, inner_indent)}"
-            for p in self.ordered_predicates(list(by_predicate))
+            self.predicate_objects(p, by_predicate[p], description, inner_indent, layout)
+            for p in self.ordered_predicates(list(by_predicate), layout)
         ]
         if len(lines) == 1:
             return f"[ {lines[0]} ]"
+        if inline and not any("\n" in line for line in lines):
+            return f"[ {layout.semicolon.join(lines)} ]"
         body = f" ;\n{inner_indent}".join(lines)
         return f"[\n{inner_indent}{body} ]"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rdflib.term import BNode, Identifier, URIRef
 
-from .trig_scan import Document
+from .trig_mimic import Layout
+from .trig_scan import Document, Statement
 from .trig_style import Style, detect_style
 from .trig_terms import Description, TermWriter
 
@@ -26,6 +27,7 @@ class Writing:
         self._add_pairs = add_pairs
         self._style: Style | None = None
         self._writers: dict[int, TermWriter] = {}
+        self.layouts: dict[Statement, Layout] = {}  # the same-typed anchors' layouts, read once
 
     @property
     def style(self) -> Style:

@@ -248,6 +248,142 @@ def test_a_new_subject_of_an_unknown_type_goes_to_the_end_of_its_block():
     assert new.index("ex:Orphan") > new.index("ex:ReviewForm") and new.index("ex:Orphan") < new.index("GRAPH <")
 
 
+LEAVE_EX = Namespace("https://example.org/leave/")
+LEAVE_SEAMS = LEAVE_EX["graph/seams"]
+
+
+def leave() -> str:
+    return LEAVE.read_text(encoding="utf-8")
+
+
+def decision_like(subject: URIRef, kind: URIRef) -> Patch:
+    """A decision's triples in no particular order, with a predicate and a nested one ex:ApprovalLevel lacks."""
+    days, kind_input, output = BNode(), BNode(), BNode()
+    g = LEAVE_SEAMS
+    return Patch(add=(
+        (subject, SEAM.reads, LEAVE_EX.days, g),
+        (subject, DEC.input, days, g),
+        (days, DEC.fromPath, LEAVE_EX.days, g),
+        (days, DEC.variable, Literal("days"), g),
+        (days, RDFS.comment, Literal("requested"), g),
+        (subject, DEC.input, kind_input, g),
+        (kind_input, DEC.fromPath, LEAVE_EX.leaveType, g),
+        (kind_input, DEC.variable, Literal("leave_type"), g),
+        (subject, RDFS.comment, Literal("Who must agree."), g),
+        (subject, DEC.output, output, g),
+        (output, DEC.processVariable, LEAVE_EX.approval, g),
+        (output, DEC.variable, Literal("approval"), g),
+        (subject, RDFS.label, Literal("Approver"), g),
+        (subject, SEAM.reads, LEAVE_EX.leaveType, g),
+        (subject, RDF.type, kind, g),
+        (subject, SEAM.payload, LEAVE_EX["leave-dmn"], g),
+    ))
+
+
+def test_a_new_subject_is_written_like_its_neighbour_of_the_same_type():
+    text = leave()
+    new = apply_patch(text, decision_like(LEAVE_EX.Approver, DEC.Decision), source="model.trig")
+    after = text.index("        seam:reads ex:days, ex:leaveType .\n}") + len("        seam:reads ex:days, ex:leaveType .\n")
+    # the neighbour's predicate order, then the ones it lacks; nested nodes on one line, variable first
+    statement = (
+        "\n"
+        "    ex:Approver a dec:Decision ;\n"
+        '        rdfs:label "Approver" ;\n'
+        "        seam:payload ex:leave-dmn ;\n"
+        '        dec:input [ dec:variable "days" ; dec:fromPath ex:days ; rdfs:comment "requested" ],\n'
+        '            [ dec:variable "leave_type" ; dec:fromPath ex:leaveType ] ;\n'
+        '        dec:output [ dec:variable "approval" ; dec:processVariable ex:approval ] ;\n'
+        "        seam:reads ex:days, ex:leaveType ;\n"
+        '        rdfs:comment "Who must agree." .\n'
+    )
+    assert new == text[:after] + statement + text[after:]
+
+
+def test_with_no_neighbour_of_its_type_a_new_subject_is_written_as_before():
+    text = leave()
+    new = apply_patch(text, decision_like(LEAVE_EX.Approver, DEC.Rule), source="model.trig")
+    after = text.index("\n}\n") + 1  # the end of the seams block
+    statement = (
+        "\n"
+        "    ex:Approver a dec:Rule ;\n"
+        "        dec:input [\n"
+        "            dec:fromPath ex:days ;\n"
+        "            dec:variable \"days\" ;\n"
+        '            rdfs:comment "requested" ], [\n'
+        "            dec:fromPath ex:leaveType ;\n"
+        '            dec:variable "leave_type" ] ;\n'
+        "        dec:output [\n"
+        "            dec:processVariable ex:approval ;\n"
+        '            dec:variable "approval" ] ;\n'
+        '        rdfs:comment "Who must agree." ;\n'
+        '        rdfs:label "Approver" ;\n'
+        "        seam:payload ex:leave-dmn ;\n"
+        "        seam:reads ex:days, ex:leaveType .\n"
+    )
+    assert new == text[:after] + statement + text[after:]
+
+
+def test_nested_nodes_a_neighbour_writes_on_several_lines_stay_on_several():
+    text = leave()
+    first, second = BNode(), BNode()
+    g = LEAVE_SEAMS
+    patch = Patch(add=(
+        (LEAVE_EX.Notify, RDF.type, SEAM.ServiceTask, g),
+        (LEAVE_EX.Notify, SEAM.handler, Literal("notify"), g),
+        (LEAVE_EX.Notify, SEAM.example, first, g),
+        (first, SEAM.expect, Literal("{}", datatype=RDF.JSON), g),
+        (first, SEAM.given, Literal('{"days": 1}', datatype=RDF.JSON), g),
+        (first, RDFS.label, Literal("one day"), g),
+        (LEAVE_EX.Notify, SEAM.example, second, g),
+        (second, SEAM.expect, Literal("{}", datatype=RDF.JSON), g),
+        (second, SEAM.replies, Literal("{}", datatype=RDF.JSON), g),
+        (LEAVE_EX.Notify, RDFS.label, Literal("Notify"), g),
+    ))
+    new = apply_patch(text, patch, source="model.trig")
+    end_of_record_leave = '"{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON\n        ] .\n'
+    after = text.index(end_of_record_leave) + len(end_of_record_leave)
+    statement = (
+        "\n"
+        "    ex:Notify a seam:ServiceTask ;\n"
+        '        rdfs:label "Notify" ;\n'
+        '        seam:handler "notify" ;\n'
+        "        seam:example [\n"
+        '            rdfs:label "one day" ;\n'
+        '            seam:given "{\\"days\\": 1}"^^rdf:JSON ;\n'
+        '            seam:expect "{}"^^rdf:JSON ], [\n'
+        '            seam:replies "{}"^^rdf:JSON ;\n'
+        '            seam:expect "{}"^^rdf:JSON ] .\n'
+    )
+    assert new == text[:after] + statement + text[after:]
+
+
+def test_objects_continue_on_a_new_line_when_the_neighbour_does():
+    text = leave()
+    g = LEAVE_EX["graph/shapes"]
+    node = BNode()
+    patch = Patch(add=(
+        (LEAVE_EX.Picky, RDF.type, SH.NodeShape, g),
+        (LEAVE_EX.Picky, SH.property, node, g),
+        (node, SH.name, Literal("Days"), g),
+        (node, SH.path, LEAVE_EX.days, g),
+        (LEAVE_EX.Picky, SH.property, BNode(), g),
+        (LEAVE_EX.Picky, RDFS.label, Literal("Picky"), g),
+    ))
+    new = apply_patch(text, patch, source="model.trig")
+    _, added = changed_lines(text, new)
+    # ex:BookingShape (the last sh:NodeShape) writes `] ,` then its next `[` on a line of its own
+    assert added == [
+        "",
+        "    ex:Picky a sh:NodeShape ;",
+        '        rdfs:label "Picky" ;',
+        "        sh:property [",
+        "            sh:path ex:days ;",
+        '            sh:name "Days" ] ,',
+        "                    [] .",
+    ]
+    assert new.index("ex:Picky") > new.index("ex:BookingShape")
+
+
 @pytest.mark.parametrize(("graph", "subject"), [
     (SEAMS_GRAPH, EX.ExpenseClaim),  # ex:graph\/seams {
     (SHAPES_GRAPH, EX.ReviewForm),  # <https://...> {
@@ -480,6 +616,7 @@ class Model:
         )
         self.subjects = sorted({(q[0], q[3]) for q in self.quads})
         self.predicates = sorted({q[1] for q in self.quads})
+        self.types = sorted({q[2] for q in self.quads if q[1] == RDF.type})
 
     def labelled(self, term: object, graph: URIRef) -> bool:
         """The fixtures mark their ``_:label`` blank nodes with the literal "labelled": the
@@ -565,7 +702,10 @@ def patches(draw, model: Model) -> Patch:
             st.sampled_from(["New1", "New2"]).map(lambda s: URIRef(model.ns + s)),
         ))
         predicate = draw(st.sampled_from(model.predicates + [RDF.type, URIRef(model.ns + "extra")]))
-        obj, described = draw(objects(model, graph))
+        if predicate == RDF.type and model.types and draw(st.booleans()):  # then it mimics a neighbour
+            obj, described = draw(st.sampled_from(model.types)), []
+        else:
+            obj, described = draw(objects(model, graph))
         add += [(subject, predicate, obj, graph), *described]
     return Patch(add=tuple(add), remove=tuple(dict.fromkeys(remove)))
 

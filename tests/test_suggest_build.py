@@ -66,18 +66,19 @@ def test_escalation_changes_only_the_expected_lines(tmp_path):
     removed, added = _changes(*files["model/model.trig"])
     assert removed == []
     assert [block.strip("\n") for block in "\n".join(added).split("\n\n") if block.strip()] == [
+        # each new statement writes its predicates, objects and nested nodes as its neighbour does
         '    ex:escalation a seam:Variable, owl:DatatypeProperty ;\n'
-        '        rdfs:label "Escalation" ;\n        seam:datatype xsd:string ;\n        seam:name "escalation" .',
+        '        rdfs:label "Escalation" ;\n        seam:name "escalation" ;\n        seam:datatype xsd:string .',
         '    ex:Task_Escalation a seam:BusinessRuleTask ;\n        rdfs:label "Escalation" ;\n'
-        '        seam:decidedBy ex:Decision_Escalation ;\n        seam:inProcess ex:LeaveRequestProcess ;\n'
-        '        seam:payloadElement "Task_Escalation" ;\n        seam:reads ex:days, ex:leaveType ;\n'
+        '        seam:inProcess ex:LeaveRequestProcess ;\n        seam:payloadElement "Task_Escalation" ;\n'
+        '        seam:decidedBy ex:Decision_Escalation ;\n        seam:reads ex:days, ex:leaveType ;\n'
         '        seam:writes ex:escalation .',
-        '    ex:Decision_Escalation a dec:Decision ;\n        dec:input [\n            dec:fromPath ex:days ;\n'
-        '            dec:variable "days" ], [\n            dec:fromPath ex:leaveType ;\n'
-        '            dec:variable "leave_type" ] ;\n        dec:output [\n'
-        '            dec:processVariable ex:escalation ;\n            dec:variable "escalation" ] ;\n'
-        '        dec:payloadElement "Decision_Escalation" ;\n        rdfs:label "Escalation" ;\n'
-        '        seam:payload ex:leave-dmn ;\n        seam:reads ex:days, ex:leaveType .',
+        '    ex:Decision_Escalation a dec:Decision ;\n        rdfs:label "Escalation" ;\n'
+        '        seam:payload ex:leave-dmn ;\n        dec:payloadElement "Decision_Escalation" ;\n'
+        '        dec:input [ dec:variable "days" ; dec:fromPath ex:days ],\n'
+        '            [ dec:variable "leave_type" ; dec:fromPath ex:leaveType ] ;\n'
+        '        dec:output [ dec:variable "escalation" ; dec:processVariable ex:escalation ] ;\n'
+        '        seam:reads ex:days, ex:leaveType .',
     ]
 
     removed, added = _changes(*files["model/leave.bpmn"])
@@ -127,10 +128,11 @@ def test_a_process_without_dmn_gets_a_new_payload_and_camunda_7_defaults(tmp_pat
     removed, added = _changes(*files["model/model.trig"])
     assert removed == []
     text = "\n".join(added)
-    assert 'ex:claims-dmn a seam:Payload ;\n        seam:format "dmn" ;\n        seam:path "claims.dmn" .' in text
+    assert 'ex:claims-dmn a seam:Payload ;\n        seam:path "claims.dmn" ;\n        seam:format "dmn" .' in text
     assert "ex:Task_Decision_ClaimRoute a seam:BusinessRuleTask ;" in text
     assert "seam:writes ex:claim_route ." in text
-    assert 'seam:datatype xsd:string ;\n        seam:name "claim_route" .' in text
+    assert ('ex:claim_route a seam:Variable, owl:DatatypeProperty ;\n        rdfs:label "Claim route" ;\n'
+            '        seam:name "claim_route" ;\n        seam:datatype xsd:string .') in files["model/model.trig"][1].decode()
     bpmn = files["model/claims.bpmn"][1].decode()
     assert 'xmlns:camunda="http://camunda.org/schema/1.0/bpmn"' in bpmn
     assert ('<bpmn:businessRuleTask id="Task_Decision_ClaimRoute" name="Claim route" '
@@ -164,7 +166,7 @@ def test_an_existing_variable_of_the_same_datatype_is_reused(tmp_path):
     _, added = _changes(*files["model/model.trig"])
     text = "\n".join(added)
     assert "seam:Variable" not in text
-    assert "dec:processVariable ex:reviewNote ;" in text
+    assert 'dec:output [ dec:variable "review_note" ; dec:processVariable ex:reviewNote ] ;' in text
 
 
 def test_a_taken_task_id_is_refused(tmp_path):
@@ -184,7 +186,7 @@ def test_build_takes_every_name_from_the_model_and_the_suggestion():
                                     "conditions": {"Flow_HR": "hr_needed", "Flow_Done": "not hr_needed"}})
     trig = files["model/model.trig"][1].decode()
     assert "ex:Task_Rule_HrNeeded a seam:BusinessRuleTask" in trig  # no Decision_ prefix to follow
-    assert 'seam:datatype xsd:boolean ;\n        seam:name "hr_needed" .' in trig
+    assert 'seam:name "hr_needed" ;\n        seam:datatype xsd:boolean .' in trig
     dmn = files["model/leave.dmn"][1].decode()
     assert '<output id="OutputClause_Rule_HrNeeded" name="hr_needed" typeRef="boolean" />' in dmn
     assert "<text>true</text>" in dmn and "<text>false</text>" in dmn
