@@ -58,9 +58,6 @@ class Model:
         """All quads as one graph: readers use the union (design §4)."""
         return UnionGraph(self.dataset)
 
-    def graph(self, role: str) -> Graph:
-        return self.dataset.graph(self.project.graphs[role])
-
     @cached_property
     def hash(self) -> str:
         """sha256 over the TriG file and every payload it names, sorted by path."""

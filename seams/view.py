@@ -184,12 +184,6 @@ class View:
         var = self.variables.get(iri)
         return var.name if var else None
 
-    def task_by_element(self, process: URIRef, element_id: str) -> Task | Gateway | None:
-        for item in (*self.tasks.values(), *self.gateways.values()):
-            if item.process == process and item.element_id == element_id:
-                return item
-        return None
-
 
 def _text(graph: Graph, s: Node, p: URIRef) -> str | None:
     value = graph.value(s, p)

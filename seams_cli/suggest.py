@@ -25,6 +25,7 @@ from seams.suggest.store import (
     suggestion_id, unified_diff, write_cache,
 )
 from seams_edit import apply
+from seams_edit.files import read_or_none
 from seams_edit.undo import undo_dir
 
 from .options import add_project_arguments
@@ -99,7 +100,7 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     _verdict(verdicts["generate"].passed, "generate", verdicts["generate"].lines)
 
     ident = suggestion_id(model.hash, TEMPLATE, provider, response, llm_model)
-    old = {path: _current(path) for path in files}
+    old = {path: read_or_none(path) for path in files}
     relpaths = {path: project.relative(path) for path in files}
     pending = Pending(id=ident, kind=suggestion.kind, gateway=suggestion.gateway, model_hash=model.hash,
                       template=TEMPLATE, provider=provider, llm_model=llm_model,
@@ -119,13 +120,6 @@ def _verdict(ok: bool, gate: str, lines, *, failed: str | None = None) -> None:
         return
     say(failed or f"{gate} failed")
     raise GeneratorError(f"suggestion rejected: {gate} failed in the changed model", details=list(lines))
-
-
-def _current(path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
 
 
 def _list(project) -> int:
