@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from measure import BenchmarkError, Row, processes, timed
 from rdflib import BNode, Dataset, Literal, Namespace
 from rdflib.namespace import RDF, RDFS
-
-from measure import BenchmarkError, Row, processes, timed
-from seams_edit import Patch, apply_patch
-from seams_edit.trig_scan import scan
 from synthetic import copy_label
+
+from seams_edit import Patch, apply_patch
+from seams_edit.trig.scan import scan
 
 EX = Namespace("https://example.org/leave/")
 SEAM = Namespace("https://w3id.org/seams/seam#")

@@ -22,7 +22,7 @@ def main(root: str) -> None:
         phases.append((name, now - start))
         start = now
 
-    from seams.project import load_project
+    from seams.project.layout import load_project
     from seams_cli.lifetime import command_model
     lap("import seams, rdflib, lxml")
     project = load_project(root, env={})
@@ -36,17 +36,17 @@ def _check(project, model, lap) -> None:
     """The phases of ``seams.checks.all_findings``, one lap each."""
     model.view
     lap("typed view")
-    from seams.shapes import shape_findings
+    from seams.checks.shapes import shape_findings
     lap("import pyshacl")
     shape_findings(model)
     lap("shapes: pyshacl + Python rules")
-    from seams.decisions_check import decision_findings
+    from seams.checks.decisions import decision_findings
     decision_findings(model)
     lap("decision checks")
-    from seams.generate import generate_findings
+    from seams.generators.generate import generate_findings
     generate_findings(project, model)
     lap("generators (in memory)")
-    from seams.checks import lock_findings
+    from seams.checks.registry import lock_findings
     lock_findings(project, model)
     lap("lock: generated files and drafts")
 

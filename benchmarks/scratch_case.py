@@ -13,8 +13,10 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from measure import Row, processes, timed
-from seams.project import load_project
-from seams.scratch import scratch_project
+
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams_cli.workflows.scratch import scratch_project
 
 _CHUNK = bytes(range(256)) * 256  # 64 KiB
 
@@ -50,7 +52,7 @@ def scratch_row(project: Path, *, copies: int, megabytes: int, files: int, repea
 
 def _loaded(root: Path):
     project = load_project(root, env={})
-    return project, project.load_model()
+    return project, load_model(project)
 
 
 def _setup_seconds(project, model) -> float:

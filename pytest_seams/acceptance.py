@@ -19,20 +19,21 @@ import inspect
 import keyword
 import re
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
-from .c2_checks import RUNTIME, contract_problems, example_problems, import_handler
-from .items import GateItem
+from pytest_seams.handler_checks import RUNTIME, contract_problems, example_problems, import_handler
+from pytest_seams.items import GateItem
 
 if TYPE_CHECKING:
-    from seams.model import Model
-    from seams.project import Project
-    from seams.view import Task
+    from seams.model.loading import Model
+    from seams.model.view import Task
+    from seams.project.layout import Project
 
 
 # ---------------------------------------------------------------- what the model says
@@ -69,7 +70,7 @@ class TaskSpec:
         return [e.data for e in self.examples if e.problem is None]
 
 
-def task_specs(project: "Project", model: "Model", select: Any = None) -> list[tuple[str, TaskSpec]]:
+def task_specs(project: Project, model: Model, select: Any = None) -> list[tuple[str, TaskSpec]]:
     """(collector name, spec) of every service task with a handler, or of those ``select``
     names (a Task, an IRI, a prefixed name, a BPMN id or a handler name)."""
     from seams.errors import ResolutionError
@@ -90,7 +91,7 @@ def task_specs(project: "Project", model: "Model", select: Any = None) -> list[t
     return [(name, task_spec(project, model, task)) for name, task in named]
 
 
-def task_spec(project: "Project", model: "Model", task: "Task") -> TaskSpec:
+def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
     view = model.view
     handlers = project.handlers_dir
     module = f"{handlers.name}.{task.handler}"
@@ -114,7 +115,7 @@ def task_spec(project: "Project", model: "Model", task: "Task") -> TaskSpec:
         outputs=dict(sorted(outputs.items())), examples=_examples(task), problem=problem)
 
 
-def _examples(task: "Task") -> tuple[ExampleSpec, ...]:
+def _examples(task: Task) -> tuple[ExampleSpec, ...]:
     """Examples by label, then content: blank-node ids differ from parse to parse, and
     every xdist worker must name the items alike."""
     examples = sorted(task.examples, key=lambda e: (e.label or "", repr((e.given, e.replies, e.expect))))
@@ -142,7 +143,7 @@ def _local(datatype: Any) -> str | None:
     return str(datatype)[len(str(XSD)):] if str(datatype).startswith(str(XSD)) else str(datatype)
 
 
-def _rule(model: "Model", shape: Any, field: Any) -> dict:
+def _rule(model: Model, shape: Any, field: Any) -> dict:
     """One form field's constraints as plain data, keys in a fixed order."""
     rule: dict[str, Any] = {"shape": model.qname(shape)}
     if field.datatype is not None:
@@ -273,7 +274,7 @@ EXAMPLES = {examples}
 '''
 
 
-def acceptance_source(project: "Project", model: "Model", task: Any) -> str:
+def acceptance_source(project: Project, model: Model, task: Any) -> str:
     """A self-contained pytest module with the C2 tests of one task (deterministic)."""
     (_, spec), = task_specs(project, model, task)
     parent_rel = project.relative(spec.handlers_parent)

@@ -15,14 +15,16 @@ only the acceptance items of that task.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from . import MODEL_ONLY
-from .acceptance import TaskSpec, acceptance_items, task_specs
-from .gates import LOCK_GATES, MODEL_GATES, Source, call_source, gate_items
+from pytest_seams import MODEL_ONLY
+from pytest_seams.acceptance import TaskSpec, acceptance_items, task_specs
+from pytest_seams.gates import LOCK_GATES, MODEL_GATES, Source, call_source, gate_items
+from seams.model.loading import load_model
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,11 @@ class SeamsFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         from seams.errors import SeamsError
-        from seams.project import load_project
+        from seams.project.layout import load_project
 
         try:
             self.project = load_project(self.path.parent)
-            self.model = self.project.load_model()
+            self.model = load_model(self.project)
             items = plan(self.project, self.model, only=self.config.getoption("seams_only"),
                          check=self.config.getoption("seams_check"))
         except SeamsError as exc:

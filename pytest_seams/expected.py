@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .collect import plan
-from . import CONFIG_NAME
+from pytest_seams import CONFIG_NAME
+from pytest_seams.collect import plan
 
 if TYPE_CHECKING:
-    from seams.model import Model
-    from seams.project import Project
+    from seams.model.loading import Model
+    from seams.project.layout import Project
 
 
-def expected_items(project: "Project", model: "Model", *, task: Any = None,
+def expected_items(project: Project, model: Model, *, task: Any = None,
                    check: bool = False) -> list[str]:
     """Node ids (relative to the project root) of every item a session over the project
     collects with the same selection: everything (``check`` adds the ``--seams-check``

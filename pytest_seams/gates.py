@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-from .items import GateItem
+from pytest_seams.items import GateItem
 
 
 class Source(NamedTuple):
@@ -21,17 +21,17 @@ class Source(NamedTuple):
 
 
 MODEL_GATES: dict[str, Source] = {
-    "shapes": Source("seams.shapes", "shape_findings", False),
-    "decisions": Source("seams.decisions_check", "decision_findings", False),
-    "generate": Source("seams.generate", "generate_findings", True),
+    "shapes": Source("seams.checks.shapes", "shape_findings", False),
+    "decisions": Source("seams.checks.decisions", "decision_findings", False),
+    "generate": Source("seams.generators.generate", "generate_findings", True),
 }
 
 # the order of seams.checks.LOCK_KINDS, so the items run in the order `seams check` prints
 LOCK_GATES: dict[str, Source] = {
-    "generated-stale": Source("seams.generate", "generated_findings", True),
-    "generated-hand-edited": Source("seams.generate", "generated_findings", True),
-    "draft-stale": Source("seams.drafts", "draft_findings", True),
-    "draft-hand-edited": Source("seams.drafts", "draft_findings", True),
+    "generated-stale": Source("seams.generators.generate", "generated_findings", True),
+    "generated-hand-edited": Source("seams.generators.generate", "generated_findings", True),
+    "draft-stale": Source("seams.checks.handler_drafts", "draft_findings", True),
+    "draft-hand-edited": Source("seams.checks.handler_drafts", "draft_findings", True),
 }
 
 

@@ -25,12 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from pytest_seams.items import GateItem
 from seams.findings import Finding
 from seams.generators.formats import parse_problem
 from seams.generators.golden_text import read_golden
 from seams.generators.package_run import Rendered, loaded_package, render_in_child, render_package
-
-from .items import GateItem
 
 MODEL_ENV = "SEAMS_MODEL"
 

@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from . import CONFIG_NAME
+from pytest_seams import CONFIG_NAME
 
 PROPERTY = "seams"  # the user_properties entry that carries an item's gate and findings
 
@@ -43,7 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.name == CONFIG_NAME:
-        from .collect import SeamsFile
+        from pytest_seams.collect import SeamsFile
 
         return SeamsFile.from_parent(parent, path=file_path)
     golden = _golden()

@@ -19,16 +19,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
 
+from pytest_seams import CONFIG_NAME, MODEL_ONLY
 from seams.errors import ProjectError
 from seams.findings import Finding
 from seams.processes import kill_group, wait_unreaped
-
-from . import CONFIG_NAME, MODEL_ONLY
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.I)
 # options a caller's shell may carry that would change what the session runs

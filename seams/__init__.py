@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from .errors import (
+from seams.errors import (
     DraftGeneratorError,
     EditError,
     ExpressionError,
@@ -21,17 +21,17 @@ from .errors import (
 )
 
 _LAZY = {
-    "load_project": "seams.project",
-    "find_project_root": "seams.project",
-    "Project": "seams.project",
-    "Model": "seams.model",
+    "load_project": "seams.project.layout",
+    "find_project_root": "seams.project.layout",
+    "Project": "seams.project.layout",
+    "Model": "seams.model.loading",
     "Finding": "seams.findings",
-    "all_findings": "seams.checks",
-    "context_for": "seams.context",
-    "resolve_task": "seams.resolve",
-    "decision_findings": "seams.decisions_check",
-    "shape_findings": "seams.shapes",
-    "run_generators": "seams.generate",
+    "all_findings": "seams.checks.registry",
+    "context_for": "seams.model.context",
+    "resolve_task": "seams.model.resolve",
+    "decision_findings": "seams.checks.decisions",
+    "shape_findings": "seams.checks.shapes",
+    "run_generators": "seams.generators.generate",
 }
 
 __all__ = [

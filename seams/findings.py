@@ -25,6 +25,6 @@ class Finding:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Finding":
+    def from_dict(cls, data: dict) -> Finding:
         return cls(kind=data["kind"], subject=data["subject"], predicate=data.get("predicate"),
                    message=data["message"])

@@ -1,3 +1,3 @@
-from .main import entry
+from seams_cli.main import entry
 
 entry()

@@ -13,21 +13,24 @@ gets its garbage collected as before.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
+
+from seams.model.loading import load_model
 
 if TYPE_CHECKING:
-    from seams.model import Model
-    from seams.project import Project
+    from seams.model.loading import Model
+    from seams.project.layout import Project
 
 
 @contextmanager
-def command_model(project: "Project") -> Iterator["Model"]:
-    """``project.load_model()`` for the length of the ``with`` block."""
+def command_model(project: Project) -> Iterator[Model]:
+    """``load_model(project)`` for the length of the ``with`` block."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        model = project.load_model()
+        model = load_model(project)
     finally:
         if enabled:
             gc.enable()

@@ -10,19 +10,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from . import errors
+from seams_cli import errors
 
 # command -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("seams_cli.check", "check the model: shapes, decisions, generation, lock"),
-    "generate": ("seams_cli.generate", "run the configured generators and update seams.lock"),
-    "propose": ("seams_cli.propose", "draft a handler with the provider; keep it if its tests pass"),
-    "suggest": ("seams_cli.suggest", "ask the provider for a model change; list or accept one"),
-    "undo": ("seams_cli.undo", "restore the files the last applied change replaced"),
-    "new-generator": ("seams_cli.new_generator", "scaffold a generator package from a reference output"),
-    "draft-generator": ("seams_cli.draft_generator", "draft a generator package with the provider"),
+    "check": ("seams_cli.commands.check", "check the model: shapes, decisions, generation, lock"),
+    "generate": ("seams_cli.commands.generate", "run the configured generators and update seams.lock"),
+    "propose": ("seams_cli.commands.propose", "draft a handler with the provider; keep it if its tests pass"),
+    "suggest": ("seams_cli.commands.suggest", "ask the provider for a model change; list or accept one"),
+    "undo": ("seams_cli.commands.undo", "restore the files the last applied change replaced"),
+    "new-generator": ("seams_cli.commands.new_generator", "scaffold a generator package from a reference output"),
+    "draft-generator": ("seams_cli.commands.draft_generator", "draft a generator package with the provider"),
 }
 
 

@@ -11,13 +11,13 @@ changed; ``insert_task_before``, ``set_condition``, ``add_decision`` and
 
 from __future__ import annotations
 
-from .bpmn import InsertResult, insert_task_before, set_condition
-from .dmn import add_decision, new_dmn_payload
-from .files import ApplyRecord, apply
-from .patch import Patch, Quad
-from .trig import apply_patch
-from .undo import undo_dir, undo_last
-from .xml import Payload, ensure_namespace, insert_child, load_payload, remove_child, save_payload
+from seams_edit.bpmn import InsertResult, insert_task_before, set_condition
+from seams_edit.dmn import add_decision, new_dmn_payload
+from seams_edit.files import ApplyRecord, apply
+from seams_edit.patch import Patch, Quad
+from seams_edit.trig.patching import apply_patch
+from seams_edit.undo import undo_dir, undo_last
+from seams_edit.xml import Payload, ensure_namespace, insert_child, load_payload, remove_child, save_payload
 
 __all__ = [
     "ApplyRecord", "Patch", "Quad", "apply", "apply_patch", "undo_dir", "undo_last",

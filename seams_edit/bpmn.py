@@ -20,8 +20,7 @@ from lxml import etree
 
 from seams.errors import EditError
 from seams.vocab import BPMN_NS, BPMNDI_NS, CAMUNDA_NS, DC_NS, DI_NS, ZEEBE_NS
-
-from .xml import Payload, check_characters, coordinate_text, ensure_namespace, insert_child, remove_child
+from seams_edit.xml import Payload, check_characters, coordinate_text, ensure_namespace, insert_child, remove_child
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 CONVENTIONAL_PREFIXES = {CAMUNDA_NS: "camunda", ZEEBE_NS: "zeebe", XSI_NS: "xsi"}

@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from lxml import etree
 
 from seams.errors import EditError
-from seams.payloads import parse_xml
+from seams.model.payloads import parse_xml
 from seams.vocab import DMN_NS, DMNDI_NS
-
-from .xml import Payload, attribute_text, check_characters, coordinate_text, ensure_namespace, insert_child
+from seams_edit.xml import Payload, attribute_text, check_characters, coordinate_text, ensure_namespace, insert_child
 
 DMN_DC_NS = "http://www.omg.org/spec/DMN/20180521/DC/"
 HIT_POLICIES = ("UNIQUE", "FIRST", "PRIORITY", "ANY", "COLLECT", "RULE ORDER", "OUTPUT ORDER")

@@ -13,8 +13,7 @@ import shutil
 from pathlib import Path
 
 from seams.errors import EditError
-
-from .files import MANIFEST, commit, inside, read_or_none, sha256, undo_entries
+from seams_edit.files import MANIFEST, commit, inside, read_or_none, sha256, undo_entries
 
 
 def undo_dir(root: Path) -> Path:

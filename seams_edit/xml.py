@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from seams.errors import EditError
-from seams.payloads import parse_xml
+from seams.model.payloads import parse_xml
 
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 DEFAULT_INDENT = "  "

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from helpers import copy_example, edit, run_seams
 
-from seams.generate import write_generated
-from seams.project import load_project
+from seams.generators.generate import write_generated
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 LINE = re.compile(r"^(shape|decision|generate|generated-stale|generated-hand-edited|draft-stale|"
                   r"draft-hand-edited) \S+( \S+)?: \S.*$")
@@ -22,7 +23,7 @@ def generated_example(tmp_path: Path) -> Path:
     """A copy of the example with its generated files and lock up to date."""
     root = copy_example(tmp_path)
     project = load_project(root)
-    write_generated(project, project.load_model())
+    write_generated(project, load_model(project))
     return root
 
 

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import copy_example, edit
+
+from seams_cli.commands.suggest import NO_CANDIDATES
 from seams_cli.main import main
-from seams_cli.suggest import NO_CANDIDATES
 
 REFUSAL = "seams suggest: propose.model (--llm-model) must be a non-empty string"
 

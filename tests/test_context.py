@@ -7,19 +7,20 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import copy_example, edit
 from rdflib import Dataset, URIRef
 
-from helpers import copy_example, edit
-from seams.context import canonical_json, context_for
 from seams.errors import ResolutionError
-from seams.project import load_project
-from seams.resolve import resolve_task
+from seams.model.context import canonical_json, context_for
+from seams.model.loading import load_model
+from seams.model.resolve import resolve_task
+from seams.project.layout import load_project
 
 RECORD_LEAVE = URIRef("https://example.org/leave/RecordLeave")
 
 
 def _model(root: Path):
-    return load_project(root).load_model()
+    return load_model(load_project(root))
 
 
 def _hash(root: Path, task: URIRef = RECORD_LEAVE) -> str:

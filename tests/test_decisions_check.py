@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from seams.decisions_check import decision_findings
-from seams.findings import Finding
-from seams.project import load_project
-
 from helpers import assert_findings, copy_example, edit
+
+from seams.checks.decisions import decision_findings
+from seams.findings import Finding
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 MODEL = Path("model")
 
@@ -25,7 +25,7 @@ def findings_after(tmp_path: Path, trig=(), bpmn=(), dmn=()) -> list[Finding]:
     for name, edits in (("model.trig", trig), ("leave.bpmn", bpmn), ("leave.dmn", dmn)):
         for old, new in edits:
             edit(root / MODEL / name, old, new)
-    return decision_findings(load_project(root).load_model())
+    return decision_findings(load_model(load_project(root)))
 
 
 def test_the_example_has_no_decision_findings(tmp_path):
@@ -207,7 +207,7 @@ def test_a_decision_without_a_table(tmp_path):
                   '<literalExpression id="Literal_1"><text>"auto"</text></literalExpression>',
                   dmn.read_text(encoding="utf-8"), flags=re.S)
     dmn.write_text(text, encoding="utf-8")
-    (finding,) = decision_findings(load_project(root).load_model())
+    (finding,) = decision_findings(load_model(load_project(root)))
     assert finding.line() == ('decision ex:ApprovalLevel dec:payloadElement: DMN decision "Decision_ApprovalLevel" '
                               "has no decisionTable; expected a decision table")
 
@@ -225,7 +225,7 @@ def test_a_default_flow_that_does_not_leave_its_gateway_is_a_finding(tmp_path):
     root = copy_example(tmp_path)
     edit(root / "model" / "leave.bpmn", '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?">',
          '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?" default="Flow_Auto">')
-    findings = decision_findings(load_project(root).load_model())
+    findings = decision_findings(load_model(load_project(root)))
     assert [f.line() for f in findings] == [
         'decision Gateway_Escalate bpmn:default: the default flow "Flow_Auto" is not a sequence flow '
         'leaving "Gateway_Escalate" (expected one of: Flow_Done, Flow_HR)'
@@ -236,4 +236,4 @@ def test_a_default_flow_that_leaves_its_gateway_is_sound(tmp_path):
     root = copy_example(tmp_path)
     edit(root / "model" / "leave.bpmn", '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?">',
          '<bpmn:exclusiveGateway id="Gateway_Escalate" name="Needs HR?" default="Flow_Done">')
-    assert decision_findings(load_project(root).load_model()) == []
+    assert decision_findings(load_model(load_project(root))) == []

@@ -15,13 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import edit, run_seams
-from seams.generator_drafts import model_names
+
 from seams.generators.new_generator import read_reference, scaffold
-from seams.project import load_project
-from seams_cli.draft_generator import build_prompt
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams_cli.commands.draft_generator import build_prompt
 from seams_cli.main import main
+from seams_cli.workflows.generator_draft import model_names
 
 FIXTURES = Path(__file__).parent / "fixtures" / "draft_generator"
 FAKE = FIXTURES / "fake_provider.py"
@@ -68,7 +69,7 @@ def draft(capsys, monkeypatch, tmp_path, example_project):
 
 
 def expected_prompt_sha(root: Path, name: str = "bindings") -> str:
-    model = load_project(root, env={}).load_model()
+    model = load_model(load_project(root, env={}))
     package = scaffold(name, REFERENCE)[f"seams_{name}/__init__.py"].decode()
     prompt = build_prompt(reference_name=REFERENCE.name, reference=read_reference(REFERENCE),
                           names=model_names(model), package=package)
@@ -107,7 +108,7 @@ def test_accepted_draft_prints_the_lines_writes_the_package_and_caches_the_answe
 
 def test_cache_hit_never_runs_the_provider_and_the_key_is_documented(draft, tmp_path):
     reference_sha = hashlib.sha256(REFERENCE.read_bytes()).hexdigest()
-    model_hash = load_project(draft.root, env={}).load_model().hash
+    model_hash = load_model(load_project(draft.root, env={})).hash
     provider = fake("never")
     parts = [reference_sha, model_hash, "draft-generator-v1.txt", provider, "model-a"]
     key = hashlib.sha256(json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from rdflib import RDFS, Literal, URIRef
 
-from seams.draft_checks import check_extract, check_no_logic, check_no_restated_label
 from seams.errors import DraftGeneratorError
-from seams.generator_drafts import model_names, names_text, parse_answer
 from seams.generators.new_generator import read_reference, scaffold
-from seams.project import load_project
-from seams_cli.draft_generator import build_prompt
+from seams.generators.package_rules import check_extract, check_no_logic, check_no_restated_label
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams_cli.commands.draft_generator import build_prompt
+from seams_cli.workflows.generator_draft import model_names, names_text, parse_answer
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "leave"
 FIXTURES = Path(__file__).parent / "fixtures" / "draft_generator"
@@ -25,7 +26,7 @@ GOOD = json.loads(FIXTURES.joinpath("answers", "bindings.txt").read_text().strip
 
 @pytest.fixture(scope="module")
 def model():
-    return load_project(EXAMPLE, env={}).load_model()
+    return load_model(load_project(EXAMPLE, env={}))
 
 
 def prompt_for(model, name: str = "bindings") -> str:
@@ -37,7 +38,7 @@ def prompt_for(model, name: str = "bindings") -> str:
 # --- the prompt ---------------------------------------------------------------------------------
 
 def test_prompt_is_the_same_bytes_for_the_same_reference_and_model(model):
-    fresh = load_project(EXAMPLE, env={}).load_model()
+    fresh = load_model(load_project(EXAMPLE, env={}))
     assert prompt_for(model).encode() == prompt_for(fresh).encode()
 
 
@@ -54,7 +55,7 @@ def test_prompt_holds_the_reference_the_names_and_the_package_as_data(model):
 
 
 def test_prompt_changes_with_the_model_and_the_name(model):
-    other = load_project(EXAMPLE, env={}).load_model()
+    other = load_model(load_project(EXAMPLE, env={}))
     other.union.add((URIRef("https://example.org/leave/Extra"), RDFS.label, Literal("Extra")))
     assert "https://example.org/leave/Extra\tExtra\n" in prompt_for(other)
     assert prompt_for(other) != prompt_for(model)
@@ -174,7 +175,7 @@ def test_extract_steps_that_change_the_judge_are_refused(source, message):
 def test_failure_lines_name_failed_missing_and_stray_items_and_a_timeout():
     from pytest_seams.runner import ItemResult, SessionResult
     from seams.findings import Finding
-    from seams.generator_drafts import _failure_lines, expected_items
+    from seams_cli.workflows.generator_draft import _failure_lines, expected_items
 
     expected = expected_items("r.md")
     items = [ItemResult(expected[0], expected[0], "golden", "failed",

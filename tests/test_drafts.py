@@ -7,13 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import edit
-from seams.context import context_for
-from seams.drafts import draft_findings, draft_record, record_draft, with_draft
+
+from seams.checks.handler_drafts import draft_findings, draft_record, record_draft, with_draft
 from seams.errors import ProjectError
-from seams.lock import Lock, lock_bytes, read_lock
-from seams.project import load_project
+from seams.model.context import context_for
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams.project.lock import Lock, lock_bytes, read_lock
 
 RECORD_LEAVE = "https://example.org/leave/RecordLeave"
 HANDLER = '"""Record leave."""\n\n\ndef handle(inputs, bindings):\n    return {"booking_ref": bindings.calendar()}\n'
@@ -22,7 +23,7 @@ HANDLER = '"""Record leave."""\n\n\ndef handle(inputs, bindings):\n    return {"
 def _accept(root: Path, *, llm_model: str | None = None) -> dict:
     """What an accepted ``seams propose record_leave`` leaves: the module and its record."""
     project = load_project(root)
-    model = project.load_model()
+    model = load_model(project)
     module = root / "handlers" / "record_leave.py"
     module.write_text(HANDLER, encoding="utf-8")
     record = draft_record(task=RECORD_LEAVE, module="handlers/record_leave.py",
@@ -35,7 +36,7 @@ def _accept(root: Path, *, llm_model: str | None = None) -> dict:
 
 def _findings(root: Path) -> list[str]:
     project = load_project(root)
-    return [f.line() for f in draft_findings(project, project.load_model())]
+    return [f.line() for f in draft_findings(project, load_model(project))]
 
 
 def test_record_byte_format():

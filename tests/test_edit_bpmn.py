@@ -16,7 +16,7 @@ import pytest
 from lxml import etree
 
 from seams.errors import EditError
-from seams.payloads import parse_xml
+from seams.model.payloads import parse_xml
 from seams.vocab import BPMN_NS, BPMNDI_NS, CAMUNDA_NS, DC_NS, DI_NS, ZEEBE_NS
 from seams_edit.bpmn import insert_task_before, set_condition
 from seams_edit.xml import load_payload, save_payload

@@ -9,7 +9,7 @@ import pytest
 from lxml import etree
 
 from seams.errors import EditError
-from seams.payloads import parse_xml
+from seams.model.payloads import parse_xml
 from seams.vocab import DMN_NS, DMNDI_NS
 from seams_edit.dmn import DMN_DC_NS, add_decision, new_dmn_payload
 from seams_edit.xml import load_payload, save_payload

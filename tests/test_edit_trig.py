@@ -21,7 +21,7 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from seams.errors import EditError
 from seams_edit import Patch, apply_patch
-from seams_edit.trig_scan import Statement, resolve_text, scan
+from seams_edit.trig.scan import Statement, resolve_text, scan
 
 HERE = Path(__file__).parent
 CLAIMS = HERE / "fixtures" / "edit" / "claims.trig"

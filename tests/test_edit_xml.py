@@ -9,7 +9,7 @@ import pytest
 from lxml import etree
 
 from seams.errors import EditError, ProjectError
-from seams.payloads import parse_xml
+from seams.model.payloads import parse_xml
 from seams.vocab import BPMN_NS, CAMUNDA_NS, ZEEBE_NS
 from seams_edit.xml import ensure_namespace, insert_child, load_payload, remove_child, save_payload
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seams.errors import ExpressionError
-from seams.expressions import MAX_DEPTH, MAX_LENGTH, parse_condition
+from seams.lang.condition import MAX_DEPTH, MAX_LENGTH, parse_condition
 
 WHERE = "Flow_Test"
 

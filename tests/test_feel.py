@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seams.errors import ExpressionError
-from seams.feel import overlaps, parse_literal, parse_unary_tests, sample_values
-from seams.feel_parse import MAX_LENGTH
+from seams.lang.feel import overlaps, parse_literal, parse_unary_tests, sample_values
+from seams.lang.feel_parse import MAX_LENGTH
 
 WHERE = "Decision_Test rule 1 input amount"
 

@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import copy_example, edit, run_seams
-from seams.generate import generated_findings, write_generated
-from seams.project import load_project
+
+from seams.generators.generate import generated_findings, write_generated
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 from seams_cli.main import main
 
 GENERATED = ["generated/decisions.py", "generated/stubs/check_balance.py", "generated/stubs/record_leave.py"]
@@ -23,7 +24,7 @@ def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
 
 def _findings(root: Path) -> list[str]:
     project = load_project(root)
-    return [f.line() for f in generated_findings(project, project.load_model())]
+    return [f.line() for f in generated_findings(project, load_model(project))]
 
 
 def test_generate_writes_files_and_lock_then_a_second_run_changes_no_byte(tmp_path):
@@ -66,7 +67,7 @@ def test_generate_keeps_the_drafts_of_the_lock(tmp_path, generate):
 def test_before_generate_every_file_is_stale_after_it_none(tmp_path):
     root = copy_example(tmp_path, generated=False)
     assert _findings(root) == [f"generated-stale {p}: regenerating would add it" for p in GENERATED]
-    write_generated(load_project(root), load_project(root).load_model())
+    write_generated(load_project(root), load_model(load_project(root)))
     assert _findings(root) == []
 
 
@@ -74,7 +75,7 @@ def test_before_generate_every_file_is_stale_after_it_none(tmp_path):
 def generated(tmp_path) -> Path:
     root = copy_example(tmp_path, generated=False)
     project = load_project(root)
-    write_generated(project, project.load_model())
+    write_generated(project, load_model(project))
     return root
 
 

@@ -17,13 +17,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from helpers import EXAMPLE, copy_example, edit
 from lxml import etree
 
-from helpers import EXAMPLE, copy_example, edit
 from seams.errors import GeneratorError
-from seams.feel import parse_literal, parse_unary_tests, sample_values
 from seams.generators.decisions import decisions_source
-from seams.project import load_project
+from seams.lang.feel import parse_literal, parse_unary_tests, sample_values
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 DMN = "{https://www.omg.org/spec/DMN/20191111/MODEL/}"
 OTHER_KINDS = [None, True, "zzz", Decimal("2.5"), date(2024, 1, 1)]
@@ -67,7 +68,7 @@ def _oracle(policy: str, aggregation: str | None, rules, values: tuple):
 
 
 def _module(root: Path) -> dict:
-    source = decisions_source(load_project(root).load_model())
+    source = decisions_source(load_model(load_project(root)))
     namespace: dict = {"__name__": "generated_decisions"}
     exec(compile(source, "decisions.py", "exec"), namespace)
     return namespace
@@ -148,7 +149,7 @@ def test_a_missing_hit_policy_means_unique(tmp_path):
 
 
 def test_the_module_needs_only_the_standard_library(tmp_path):
-    source = decisions_source(load_project(EXAMPLE).load_model())
+    source = decisions_source(load_model(load_project(EXAMPLE)))
     imported = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -166,14 +167,14 @@ def test_the_module_needs_only_the_standard_library(tmp_path):
 
 
 def test_generation_is_deterministic():
-    model = load_project(EXAMPLE).load_model()
-    assert decisions_source(model) == decisions_source(load_project(EXAMPLE).load_model())
+    model = load_model(load_project(EXAMPLE))
+    assert decisions_source(model) == decisions_source(load_model(load_project(EXAMPLE)))
 
 
 def test_a_model_without_decisions_gets_no_module(tmp_path):
     root = copy_example(tmp_path)
     edit(root / "model" / "model.trig", "ex:ApprovalLevel a dec:Decision ;", "ex:ApprovalLevel a seam:Unused ;")
-    assert decisions_source(load_project(root).load_model()) is None
+    assert decisions_source(load_model(load_project(root))) is None
 
 
 @pytest.mark.parametrize(("file", "old", "new", "fault"), [
@@ -195,7 +196,7 @@ def test_what_cannot_become_a_function_is_a_generator_error_naming_it(tmp_path, 
     root = copy_example(tmp_path)
     edit(root / "model" / file, old, new)
     with pytest.raises(GeneratorError, match=fault):
-        decisions_source(load_project(root).load_model())
+        decisions_source(load_model(load_project(root)))
 
 
 def test_a_decision_named_like_a_builtin_does_not_hide_it(tmp_path):

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from helpers import EXAMPLE, REPO
+
 from pytest_seams.golden import is_golden_file
 from seams.generators.new_generator import scaffold, write
 from seams.generators.package_run import loaded_package, render_package

@@ -12,12 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import REPO, copy_example, edit
+
 from seams.errors import GeneratorError, ProjectError
-from seams.generate import generate_findings, run_generators
 from seams.generators import registry
-from seams.project import load_project
+from seams.generators.generate import generate_findings, run_generators
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 FIXTURE = REPO / "tests" / "fixtures" / "thirdparty_generator"
 
@@ -62,7 +63,7 @@ def _project(tmp_path: Path, generators: str | None):
     else:
         edit(config, 'generators = ["stubs", "decisions"]', f"generators = {generators}")
     project = load_project(root)
-    return project, project.load_model()
+    return project, load_model(project)
 
 
 def test_the_default_is_every_builtin_and_nothing_installed(tmp_path, site):
@@ -126,7 +127,7 @@ def test_a_generator_may_not_write_into_the_handlers_package(tmp_path, site):
     _install_module(site, "odd", "odd_generator", _odd_generator(
         "def seams_generate(self):\n        return {'handlers/check_balance.py': b'x'}"))
     project = load_project(root)
-    findings = generate_findings(project, project.load_model())
+    findings = generate_findings(project, load_model(project))
     assert [(f.subject, f.message) for f in findings] == [
         ("odd", "would write handlers/check_balance.py, which is hand-owned or belongs to seams")]
 
@@ -136,7 +137,7 @@ def test_runs_are_memoized_per_model(tmp_path):
     first = run_generators(project, model)
     assert run_generators(project, model) == first
     assert run_generators(project, model) is not first  # callers get their own dict
-    from seams.generate import generation
+    from seams.generators.generate import generation
 
     assert generation(project, model) is generation(project, model)
 

@@ -8,19 +8,20 @@ import typing
 from decimal import Decimal
 
 import pytest
+from helpers import EXAMPLE, copy_example, edit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import EXAMPLE, copy_example, edit
 from seams.errors import GeneratorError
 from seams.generators.pysource import docstring
 from seams.generators.stubs import stub_files
-from seams.project import load_project
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 
 @pytest.fixture(scope="module")
 def example_stubs() -> dict[str, bytes]:
-    return stub_files(load_project(EXAMPLE).load_model())
+    return stub_files(load_model(load_project(EXAMPLE)))
 
 
 def _load(source: bytes, name: str) -> dict:
@@ -67,8 +68,8 @@ def test_handle_documents_the_task_and_raises_not_implemented(example_stubs):
 def test_stubs_are_deterministic_and_leave_the_handlers_package_alone(tmp_path):
     root = copy_example(tmp_path)
     before = {p: p.read_bytes() for p in (root / "handlers").rglob("*")}
-    first = stub_files(load_project(root).load_model())
-    second = stub_files(load_project(root).load_model())
+    first = stub_files(load_model(load_project(root)))
+    second = stub_files(load_model(load_project(root)))
     assert first == second
     assert {p: p.read_bytes() for p in (root / "handlers").rglob("*")} == before
 
@@ -78,7 +79,7 @@ def test_date_and_boolean_variables_get_their_python_types(tmp_path):
     trig = root / "model" / "model.trig"
     edit(trig, "seam:reads ex:employee, ex:leaveType ;\n        seam:writes ex:balanceLeft ;",
          "seam:reads ex:employee, ex:leaveType, ex:startDate ;\n        seam:writes ex:balanceLeft, ex:approved ;")
-    stub = _load(stub_files(load_project(root).load_model())["stubs/check_balance.py"], "stub")
+    stub = _load(stub_files(load_model(load_project(root)))["stubs/check_balance.py"], "stub")
     assert _hints(stub, "Inputs")["start_date"] == datetime.date | str
     assert _hints(stub, "Outputs")["approved"] is bool
 
@@ -88,7 +89,7 @@ def test_hostile_model_text_still_compiles_and_reads_back(tmp_path):
     trig = root / "model" / "model.trig"
     nasty = 'ends in quotes \\"\\"\\" and a backslash \\\\ and \\"'
     edit(trig, 'rdfs:label "Check leave balance" ;', f'rdfs:label "{nasty}" ;')
-    source = stub_files(load_project(root).load_model())["stubs/check_balance.py"]
+    source = stub_files(load_model(load_project(root)))["stubs/check_balance.py"]
     tree = ast.parse(source)
     handle = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "handle")
     assert ast.get_docstring(handle).startswith('ends in quotes """ and a backslash \\ and "')
@@ -106,7 +107,7 @@ def test_what_cannot_become_a_stub_is_a_generator_error_naming_it(tmp_path, old,
     root = copy_example(tmp_path)
     edit(root / "model" / "model.trig", old, new)
     with pytest.raises(GeneratorError, match=fault):
-        stub_files(load_project(root).load_model())
+        stub_files(load_model(load_project(root)))
 
 
 @settings(max_examples=300, deadline=None)

@@ -7,11 +7,11 @@ import os
 import stat
 
 import pytest
-
 from helpers import copy_example
+
 from seams.errors import ProjectError
-from seams.lock import Lock, atomic_write, lock_bytes, read_lock, write_if_changed, write_lock
-from seams.project import load_project
+from seams.project.layout import load_project
+from seams.project.lock import Lock, atomic_write, lock_bytes, read_lock, write_if_changed, write_lock
 
 DIGEST = "a" * 64
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import ast
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
-
+import tomllib
 from helpers import copy_example, edit, run_seams
+
 from seams.errors import GeneratorError
 from seams.generators.golden_text import read_golden
 from seams.generators.new_generator import scaffold, write

@@ -9,14 +9,15 @@ from pathlib import Path
 
 import importlib_metadata  # noqa: F401  (see below)
 import pytest
+from helpers import EXAMPLE, edit
 
 import pytest_seams.collect  # noqa: F401  imported once here, so in-process runs do not re-import
-import seams.decisions_check  # noqa: F401
-import seams.generate  # noqa: F401
-import seams.shapes  # noqa: F401
-from helpers import EXAMPLE, edit
+import seams.checks.decisions  # noqa: F401
+import seams.checks.shapes  # noqa: F401
+import seams.generators.generate  # noqa: F401
 from pytest_seams.expected import expected_items
-from seams.project import load_project
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 pytest_plugins = ["pytester"]
 
@@ -68,7 +69,7 @@ def test_example_project_collects_every_gate_under_stable_names(pytester, projec
     result = pytester.runpytest("--collect-only", "-q", *QUIET)
     collected = [line for line in result.outlines if "::" in line]
     real = load_project(project)
-    assert collected == expected_items(real, real.load_model())
+    assert collected == expected_items(real, load_model(real))
     assert collected == ["seams.toml::shapes", "seams.toml::decisions", "seams.toml::generate",
                          *CHECK_BALANCE, *RECORD_LEAVE]
 
@@ -205,7 +206,7 @@ def test_inert_without_a_seams_project(pytester):
         import sys
 
         def test_nothing_heavy_was_imported():
-            heavy = [m for m in ("rdflib", "pyshacl", "lxml", "seams.model", "pytest_seams.collect")
+            heavy = [m for m in ("rdflib", "pyshacl", "lxml", "seams.model.loading", "pytest_seams.collect")
                      if m in sys.modules]
             assert heavy == []
         """)
@@ -222,7 +223,7 @@ def test_unlabeled_and_broken_examples_get_stable_items(pytester, project):
     write_handler(project, "record_leave",
                   "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar()}\n")
     real = load_project(project)
-    names = expected_items(real, real.load_model(), task="record_leave")
+    names = expected_items(real, load_model(real), task="record_leave")
     assert names == ["seams.toml::record_leave::import", "seams.toml::record_leave::example[example 1]",
                      "seams.toml::record_leave::example[example 2]", "seams.toml::record_leave::contract"]
     reports = call_reports(pytester.inline_run(*QUIET, "--seams-only", "record_leave"))

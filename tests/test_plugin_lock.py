@@ -8,14 +8,15 @@ from pathlib import Path
 
 import importlib_metadata  # noqa: F401  before any in-process run; see test_plugin_items.py
 import pytest
+from helpers import EXAMPLE, edit
 
 import pytest_seams.collect  # noqa: F401
-import seams.generate  # noqa: F401
-from helpers import EXAMPLE, edit
-from seams.context import context_for
-from seams.drafts import draft_record, record_draft
-from seams.generate import write_generated
-from seams.project import load_project
+import seams.generators.generate  # noqa: F401
+from seams.checks.handler_drafts import draft_record, record_draft
+from seams.generators.generate import write_generated
+from seams.model.context import context_for
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 pytest_plugins = ["pytester"]
 
@@ -53,7 +54,7 @@ def test_lock_items_follow_generate_and_drafts_and_never_call_the_provider(pytes
     assert {kind for kind, _ in fresh["generated-stale"]} == {"generated-stale"}
 
     project = load_project(root)
-    model = project.load_model()
+    model = load_model(project)
     write_generated(project, model)
     handler = root / "handlers" / "check_balance.py"
     record_draft(project, draft_record(

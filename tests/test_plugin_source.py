@@ -9,12 +9,13 @@ from pathlib import Path
 
 import importlib_metadata  # noqa: F401  before any in-process run; see test_plugin_items.py
 import pytest
+from helpers import EXAMPLE
 
 import pytest_seams.collect  # noqa: F401
-from helpers import EXAMPLE
 from pytest_seams.acceptance import acceptance_source
-from pytest_seams.c2_checks import Bindings, Inputs, constraint_problems, datatype_problem, same
-from seams.project import load_project
+from pytest_seams.handler_checks import Bindings, Inputs, constraint_problems, datatype_problem, same
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 pytest_plugins = ["pytester"]
 
@@ -33,7 +34,7 @@ def copy_project(target: Path) -> Path:
 
 def source_of(root: Path, task: str) -> str:
     project = load_project(root)
-    return acceptance_source(project, project.load_model(), task)
+    return acceptance_source(project, load_model(project), task)
 
 
 def test_source_is_deterministic_and_independent_of_where_the_project_is(tmp_path):

@@ -7,14 +7,15 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import copy_example, edit
 from rdflib import URIRef
 
-from helpers import copy_example, edit
-from seams.context import context_for
 from seams.generators.stubs import stub_source
-from seams.project import load_project
-from seams_cli.prompting import fill, load_template, quote
-from seams_cli.propose import build_prompt
+from seams.model.context import context_for
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams_cli.commands.propose import build_prompt
+from seams_cli.llm.prompting import fill, load_template, quote
 
 RECORD_LEAVE = URIRef("https://example.org/leave/RecordLeave")
 # a block as the prompt describes it: opening fence+token+label ... the same fence+token alone
@@ -29,7 +30,7 @@ def _prompt(root: Path, tests: str = "def test_placeholder():\n    pass\n") -> s
     from pytest_seams.acceptance import acceptance_source
 
     project = load_project(root)
-    model = project.load_model()
+    model = load_model(project)
     task = model.view.tasks[RECORD_LEAVE]
     return build_prompt(context_for(model, RECORD_LEAVE).manifest, stub=stub_source(model, task),
                         tests=acceptance_source(project, model, task))

@@ -14,11 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
-
 from helpers import edit, run_seams
-from seams.context import context_for
+
 from seams.errors import ProjectError
-from seams.project import load_project
+from seams.model.context import context_for
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 from seams_cli.main import main
 
 FAKE = Path(__file__).parent / "fixtures" / "providers" / "fake.py"
@@ -42,7 +43,7 @@ def snapshot(root: Path, *, cache: bool = True) -> dict[str, bytes]:
 
 def context_hash(root: Path) -> str:
     project = load_project(root)
-    return context_for(project.load_model(), TASK).hash
+    return context_for(load_model(project), TASK).hash
 
 
 def set_timeout(root: Path, seconds: int) -> None:
@@ -221,7 +222,7 @@ def test_existing_module_needs_force_and_costs_no_call(example_project, propose,
     args = ("record_leave", "--provider", fake("good"), "--force", "--llm-model", "m1",
             "--model", str(example_project / "model" / "model.trig"))
     with monkeypatch.context() as patch:  # the module is put back when the lock cannot be written
-        patch.setattr("seams_cli.propose.record_draft", lock_fails)
+        patch.setattr("seams_cli.commands.propose.record_draft", lock_fails)
         code, lines, err = propose(example_project, *args)
     assert (code, lines[-1], err) == (2, "tests passed", "seams propose: seams.lock: cannot write (disk full)\n")
     assert snapshot(example_project, cache=False) == before
@@ -278,7 +279,7 @@ def test_handler_name_that_is_no_module_name_is_refused(example_project, propose
 
 def test_scratch_copy_holds_only_the_allow_list(example_project, tmp_path):
     """Unrelated trees are never read; symlinks, hidden entries and bytecode are not copied."""
-    from seams.scratch import scratch_project
+    from seams_cli.workflows.scratch import scratch_project
 
     root = example_project
     for junk in (".git/objects/ab", ".venv/lib", "node_modules/x", "data/big", ".seams/drafts",
@@ -295,7 +296,7 @@ def test_scratch_copy_holds_only_the_allow_list(example_project, tmp_path):
         (outside_model.parent / name).write_bytes((root / "model" / name).read_bytes())
     for model_arg in (None, outside_model):
         project = load_project(root, model=model_arg)
-        model = project.load_model()
+        model = load_model(project)
         with scratch_project(project, model) as scratch:
             copied = sorted(p.relative_to(scratch.root).as_posix() for p in scratch.root.rglob("*") if p.is_file())
             assert copied == ["handlers/__init__.py", "handlers/check_balance.py", "handlers/sub/helper.py",

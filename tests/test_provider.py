@@ -11,11 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from seams.config import Config, ProposeConfig
 from seams.errors import ProjectError, ProviderError
-from seams_cli.propose import call_provider, draft_text, strip_fence
-from seams_cli.provider import (
-    cache_key, cached_answer, chosen_llm_model, chosen_provider, provider_env, read_cached, strip_escapes,
+from seams.project.config import Config, ProposeConfig
+from seams_cli.commands.propose import call_provider, draft_text, strip_fence
+from seams_cli.llm.provider import (
+    cache_key,
+    cached_answer,
+    chosen_llm_model,
+    chosen_provider,
+    provider_env,
+    read_cached,
+    strip_escapes,
     write_cached,
 )
 

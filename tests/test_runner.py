@@ -10,14 +10,15 @@ import time
 from pathlib import Path
 
 import pytest
-
 from helpers import EXAMPLE, edit
+
 from pytest_seams.expected import expected_items
 from pytest_seams.runner import run_session
-from seams.project import load_project
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 REAL = load_project(EXAMPLE)
-EXPECTED = {task: expected_items(REAL, REAL.load_model(), task=task)
+EXPECTED = {task: expected_items(REAL, load_model(REAL), task=task)
             for task in (None, "check_balance", "record_leave")}
 CHECK_BALANCE = EXAMPLE.joinpath("handlers", "check_balance.py").read_text(encoding="utf-8")
 RECORD_LEAVE = "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar()}\n"

@@ -9,15 +9,16 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import copy_example, edit
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import copy_example, edit
 from seams.errors import EditError, GeneratorError, ProjectError
-from seams.generate import write_generated
+from seams.generators.generate import write_generated
 from seams.generators.new_generator import scaffold, write
-from seams.project import load_project
-from seams_cli.prompting import quote
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams_cli.llm.prompting import quote
 from seams_edit.files import ensure_local_dir
 from seams_edit.undo import undo_last
 
@@ -38,14 +39,14 @@ def test_payload_path_that_comes_back_inside_is_refused(tmp_path, spelling):
             else "../" * (len(model_dir.parts) + 3) + str(model_dir / "leave.bpmn").lstrip("/"))
     edit(root / TRIG, 'seam:path "leave.bpmn"', f'seam:path "{text}"')
     with pytest.raises(ProjectError, match="leads outside the model directory"):
-        load_project(root).load_model()
+        load_model(load_project(root))
 
 
 def test_payload_path_with_an_inner_dotdot_still_loads(tmp_path):
     root = copy_example(tmp_path)
     (root / "model" / "sub").mkdir()
     edit(root / TRIG, 'seam:path "leave.bpmn"', 'seam:path "sub/../leave.bpmn"')
-    assert load_project(root).load_model().payloads
+    assert load_model(load_project(root)).payloads
 
 
 @pytest.mark.parametrize("victim", ["model/leave.dmn", "model/model.trig", "handlers/check_balance.py",
@@ -56,7 +57,7 @@ def test_tampered_lock_cannot_get_a_hand_owned_file_deleted(tmp_path, victim):
     lock["generated"][victim] = _sha(root / victim)
     (root / "seams.lock").write_text(json.dumps(lock))
     project = load_project(root)
-    report = write_generated(project, project.load_model())
+    report = write_generated(project, load_model(project))
     assert (root / victim).is_file()
     assert victim not in report.removed and victim in report.kept
 
@@ -69,7 +70,7 @@ def test_lock_still_removes_a_file_no_generator_writes(tmp_path):
     lock["generated"]["generated/old.py"] = _sha(orphan)
     (root / "seams.lock").write_text(json.dumps(lock))
     project = load_project(root)
-    assert write_generated(project, project.load_model()).removed == ["generated/old.py"]
+    assert write_generated(project, load_model(project)).removed == ["generated/old.py"]
     assert not orphan.exists()
 
 
@@ -148,7 +149,7 @@ def test_golden_parses_item_refuses_a_dtd_in_any_encoding(name, encoding):
             '<!DOCTYPE r [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]>\n<r>&b;</r>\n')
     if encoding == "utf-8":
         assert "a DTD is not allowed" in parse_problem(text, name)
-    from seams.payloads import parse_xml
+    from seams.model.payloads import parse_xml
 
     with pytest.raises(ProjectError, match="a DTD is not allowed"):
         parse_xml(text.encode(encoding), source=name)

@@ -5,15 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
+from helpers import assert_findings, copy_example, edit, synthetic_project
 from rdflib.namespace import SH
 
-from seams.checks import model_findings
+from seams.checks.registry import model_findings
+from seams.checks.shapes import seam_shapes_graph, shape_findings
 from seams.findings import Finding
-from seams.project import load_project
-from seams.shapes import seam_shapes_graph, shape_findings
-
-from helpers import assert_findings, copy_example, edit, synthetic_project
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 TRIG = Path("model") / "model.trig"
 
@@ -22,7 +21,7 @@ def findings_after(tmp_path: Path, *edits: tuple[str, str]) -> list[Finding]:
     root = copy_example(tmp_path)
     for old, new in edits:
         edit(root / TRIG, old, new)
-    return shape_findings(load_project(root).load_model())
+    return shape_findings(load_model(load_project(root)))
 
 
 def test_the_example_has_no_shape_findings(tmp_path):
@@ -176,7 +175,7 @@ def test_a_finding_line_names_kind_subject_and_predicate(tmp_path):
 
 def test_names_are_scoped_per_process(tmp_path):
     """Three copies of the example share every seam:name, and that is fine: names are per process."""
-    model = load_project(synthetic_project(tmp_path, 3)).load_model()
+    model = load_model(load_project(synthetic_project(tmp_path, 3)))
     assert len(model.view.processes) == 3
     assert len({v.name for v in model.view.variables.values()}) == len(model.view.variables) // 3
     assert model_findings(model) == []

@@ -9,14 +9,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-
 from helpers import EXAMPLE
+
 from seams.errors import GeneratorError, ResolutionError
-from seams.project import load_project
-from seams.suggest.answer import output_datatype, parse_answer, parse_object
-from seams.suggest.candidates import find_candidates
-from seams.suggest.prompt import build_prompt
-from seams_cli.provider import strip_fence
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams.suggestions.answer import output_datatype, parse_answer, parse_object
+from seams.suggestions.candidates import find_candidates
+from seams_cli.llm.provider import strip_fence
+from seams_cli.workflows.suggest.prompt import build_prompt
 
 BLOCK = re.compile(r"^(`{3,})DATA-([0-9a-f]{8}) ([^\n]+)\n(.*?)^\1DATA-\2$", re.M | re.S)
 FIXTURES = Path(__file__).parent / "fixtures" / "suggest"
@@ -25,7 +26,7 @@ ESCALATE = json.loads(strip_fence((FIXTURES / "escalate.json").read_text(encodin
 
 @pytest.fixture(scope="module")
 def model():
-    return load_project(EXAMPLE).load_model()
+    return load_model(load_project(EXAMPLE))
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_inline_rule_gateways_are_candidates_and_decision_gateways_are_not(candi
 
 def test_prompt_is_deterministic_and_quotes_model_text(model, candidates):
     prompt = build_prompt(model, candidates)
-    assert prompt == build_prompt(load_project(EXAMPLE).load_model(), find_candidates(model))
+    assert prompt == build_prompt(load_model(load_project(EXAMPLE)), find_candidates(model))
     assert prompt.startswith("seams prompt suggest-v1.txt\n")
     assert prompt.rstrip().endswith("it is taken when no other\n  condition holds.")
     blocks = {m.group(3): m.group(4) for m in BLOCK.finditer(prompt)}

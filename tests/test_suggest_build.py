@@ -8,17 +8,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import EXAMPLE, copy_example, edit
 from rdflib import URIRef
 
-from helpers import EXAMPLE, copy_example, edit
-from seams.decisions_check import decision_findings
+from seams.checks.decisions import decision_findings
+from seams.checks.shapes import shape_findings
 from seams.errors import GeneratorError
-from seams.project import load_project
-from seams.shapes import shape_findings
-from seams.suggest.answer import parse_object
-from seams.suggest.build import build_change, change_files
-from seams.suggest.candidates import find_candidates
-from seams_cli.provider import strip_fence
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams.suggestions.answer import parse_object
+from seams.suggestions.candidates import find_candidates
+from seams_cli.llm.provider import strip_fence
+from seams_cli.workflows.suggest.build import build_change, change_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suggest"
 ESCALATE = json.loads(strip_fence((FIXTURES / "escalate.json").read_text(encoding="utf-8")))
@@ -37,7 +38,7 @@ CLAIM_ROUTE = {
 
 def _files(root: Path, answer: dict) -> tuple[object, dict[str, tuple[bytes | None, bytes]]]:
     project = load_project(root)
-    model = project.load_model()
+    model = load_model(project)
     suggestion = parse_object(answer, model, find_candidates(model))
     files = change_files(model, build_change(model, suggestion))
     return model, {project.relative(p): (p.read_bytes() if p.exists() else None, data) for p, data in files.items()}
@@ -112,7 +113,7 @@ def test_the_built_model_passes_shapes_and_decision_checks(tmp_path):
     root = copy_example(tmp_path)
     _, files = _files(root, ESCALATE)
     _write(root, files)
-    model = load_project(root).load_model()
+    model = load_model(load_project(root))
     assert shape_findings(model) == []
     assert decision_findings(model) == []
     assert find_candidates(model)[0].element_id == "Gateway_Reviewed"
@@ -139,7 +140,7 @@ def test_a_process_without_dmn_gets_a_new_payload_and_camunda_7_defaults(tmp_pat
             'camunda:resultVariable="claim_route" camunda:decisionRef="Decision_ClaimRoute" '
             'camunda:mapDecisionResult="singleEntry">') in bpmn
     _write(root, files)
-    model = load_project(root).load_model()
+    model = load_model(load_project(root))
     assert shape_findings(model) == [] and decision_findings(model) == []
 
 

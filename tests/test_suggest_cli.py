@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import copy_example, edit
+
 from seams_cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suggest"

@@ -12,19 +12,20 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import copy_example, edit
-from seams.decisions_check import decision_findings
+
+from seams.checks.decisions import decision_findings
+from seams.checks.shapes import shape_findings
 from seams.errors import GeneratorError
-from seams.project import load_project
-from seams.shapes import shape_findings
-from seams.suggest.answer import parse_answer, parse_object
-from seams.suggest.build import build_change, change_files
-from seams.suggest.candidates import candidate_for, find_candidates
-from seams.suggest.prompt import build_prompt
-from seams.suggest.routing import check_routing
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams.suggestions.answer import parse_answer, parse_object
+from seams.suggestions.candidates import candidate_for, find_candidates
+from seams.suggestions.routing import check_routing
+from seams_cli.llm.provider import strip_fence
 from seams_cli.main import main
-from seams_cli.provider import strip_fence
+from seams_cli.workflows.suggest.build import build_change, change_files
+from seams_cli.workflows.suggest.prompt import build_prompt
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suggest"
 ANSWER_FILE = FIXTURES / "escalate_default.json"
@@ -59,7 +60,7 @@ def root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def model(root):
-    return load_project(root).load_model()
+    return load_model(load_project(root))
 
 
 def _check(model, answer: dict):
@@ -142,7 +143,7 @@ def test_the_rewrite_keeps_the_default_flow_untouched(root, model, tmp_path):
     copy = _default_flow_copy(tmp_path)
     for path, data in files.items():
         (copy / path.relative_to(root)).write_bytes(data)
-    changed = load_project(copy).load_model()
+    changed = load_model(load_project(copy))
     assert shape_findings(changed) == [] and decision_findings(changed) == []
     assert [c.element_id for c in find_candidates(changed)] == ["Gateway_Reviewed"]
 
@@ -176,7 +177,7 @@ def test_the_cli_rejects_the_wrong_table_naming_flow_and_input(tmp_path, capsys)
 
 
 def test_a_flow_without_condition_that_is_not_the_default_is_always_taken(tmp_path):
-    model = load_project(_default_flow_copy(tmp_path, default=None)).load_model()
+    model = load_model(load_project(_default_flow_copy(tmp_path, default=None)))
     candidate = find_candidates(model)[0]
     assert (candidate.default, candidate.conditional_flows) == (None, ("Flow_HR", "Flow_Done"))
     only_when_none = {**ANSWER, "conditions": {"Flow_HR": 'escalation == "hr"', "Flow_Done": 'escalation == "none"'}}
@@ -189,7 +190,7 @@ def test_a_flow_without_condition_that_is_not_the_default_is_always_taken(tmp_pa
 
 
 def test_a_condition_on_the_default_flow_is_ignored_as_bpmn_ignores_it(tmp_path):
-    model = load_project(_default_flow_copy(tmp_path, keep_condition=True)).load_model()
+    model = load_model(load_project(_default_flow_copy(tmp_path, keep_condition=True)))
     assert list(find_candidates(model)[0].conditions) == ["Flow_HR"]
     assert _check(model, ANSWER).findings == []
     files = change_files(model, build_change(model, parse_object(ANSWER, model, find_candidates(model))))
@@ -197,5 +198,5 @@ def test_a_condition_on_the_default_flow_is_ignored_as_bpmn_ignores_it(tmp_path)
 
 
 def test_a_default_that_names_no_outgoing_flow_is_not_offered(tmp_path):
-    model = load_project(_default_flow_copy(tmp_path, default="Flow_7")).load_model()
+    model = load_model(load_project(_default_flow_copy(tmp_path, default="Flow_7")))
     assert [c.element_id for c in find_candidates(model)] == ["Gateway_Reviewed"]

@@ -8,15 +8,16 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import EXAMPLE
-from seams.project import load_project
-from seams.suggest.answer import parse_answer, parse_object
-from seams.suggest.candidates import candidate_for, find_candidates
-from seams.suggest import routing
-from seams.suggest.prompt import build_prompt
-from seams.suggest.routing import check_routing
-from seams_cli.provider import strip_fence
+
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams.suggestions import routing
+from seams.suggestions.answer import parse_answer, parse_object
+from seams.suggestions.candidates import candidate_for, find_candidates
+from seams.suggestions.routing import check_routing
+from seams_cli.llm.provider import strip_fence
+from seams_cli.workflows.suggest.prompt import build_prompt
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suggest"
 ESCALATE = json.loads(strip_fence((FIXTURES / "escalate.json").read_text(encoding="utf-8")))
@@ -32,7 +33,7 @@ REVIEWED = {
 
 @pytest.fixture(scope="module")
 def model():
-    return load_project(EXAMPLE).load_model()
+    return load_model(load_project(EXAMPLE))
 
 
 def _check(model, answer: dict):

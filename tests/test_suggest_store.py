@@ -7,10 +7,19 @@ import json
 from decimal import Decimal
 
 from helpers import copy_example
-from seams.project import load_project
-from seams.suggest.store import (
-    Pending, cache_key, json_bytes, list_pending, load_pending, read_cache, store_pending, suggestion_id,
-    unified_diff, write_cache,
+
+from seams.project.layout import load_project
+from seams_cli.workflows.suggest.store import (
+    Pending,
+    cache_key,
+    json_bytes,
+    list_pending,
+    load_pending,
+    read_cache,
+    store_pending,
+    suggestion_id,
+    unified_diff,
+    write_cache,
 )
 
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 import pytest
+from test_edit_files import fail_second_call
 
 from seams.errors import EditError
-from seams_cli import undo as undo_command
-from test_edit_files import fail_second_call
+from seams_cli.commands import undo as undo_command
 from seams_edit import apply, undo_dir, undo_last
 
 

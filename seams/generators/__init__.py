@@ -10,6 +10,6 @@ package loads nothing else: the registry is built when a run needs it.
 
 from __future__ import annotations
 
-from .hookspecs import ENTRY_POINT_GROUP, hookimpl, hookspec
+from seams.generators.hookspecs import ENTRY_POINT_GROUP, hookimpl, hookspec
 
 __all__ = ["ENTRY_POINT_GROUP", "hookimpl", "hookspec"]

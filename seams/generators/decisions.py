@@ -18,16 +18,15 @@ import re
 from typing import TYPE_CHECKING
 
 from seams.errors import ExpressionError, GeneratorError
-from seams.feel import parse_literal, parse_unary_tests
-from seams.value_kinds import render_literal
-
-from .dmn_table import Rule, Table, find_decision, read_table
-from .hookspecs import hookimpl
-from .pysource import docstring, require_identifier, snake_name
+from seams.generators.dmn_table import Rule, Table, find_decision, read_table
+from seams.generators.hookspecs import hookimpl
+from seams.generators.pysource import docstring, require_identifier, snake_name
+from seams.lang.feel import parse_literal, parse_unary_tests
+from seams.lang.values import render_literal
 
 if TYPE_CHECKING:
-    from seams.model import Model
-    from seams.view import Decision
+    from seams.model.loading import Model
+    from seams.model.view import Decision
 
 MODULE = "decisions.py"
 POLICIES = ("UNIQUE", "FIRST", "ANY", "RULE ORDER", "COLLECT")
@@ -69,12 +68,12 @@ class DecisionsGenerator:
     """The ``decisions`` plugin."""
 
     @hookimpl
-    def seams_generate(self, model: "Model") -> dict[str, bytes]:
+    def seams_generate(self, model: Model) -> dict[str, bytes]:
         source = decisions_source(model)
         return {MODULE: source.encode("utf-8")} if source is not None else {}
 
 
-def decisions_source(model: "Model") -> str | None:
+def decisions_source(model: Model) -> str | None:
     """The module text, or None when the model has no decisions."""
     functions: dict[str, str] = {}
     helpers: set[str] = set()
@@ -106,7 +105,7 @@ def decisions_source(model: "Model") -> str | None:
     return "\n\n\n".join(parts) + "\n"
 
 
-def _table_of(model: "Model", decision: "Decision", subject: str) -> Table:
+def _table_of(model: Model, decision: Decision, subject: str) -> Table:
     payload = model.payload_for(decision.iri)
     if payload is None or payload.format != "dmn":
         raise GeneratorError(f"{subject} seam:payload: no DMN payload")
@@ -124,7 +123,7 @@ def _table_of(model: "Model", decision: "Decision", subject: str) -> Table:
     return table
 
 
-def _function(name: str, table: Table, decision: "Decision", subject: str, helpers: set[str]) -> str:
+def _function(name: str, table: Table, decision: Decision, subject: str, helpers: set[str]) -> str:
     params = [require_identifier(text, subject=subject, predicate=f"DMN inputExpression of {table.decision_id}")
               for text in table.inputs]
     if len(set(params)) != len(params):

@@ -25,7 +25,7 @@ def _python(text: str, source: str) -> None:
 
 
 def _xml(text: str, source: str) -> None:
-    from seams.payloads import parse_xml
+    from seams.model.payloads import parse_xml
 
     parse_xml(text.encode("utf-8"), source=source)
 

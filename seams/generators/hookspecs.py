@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from seams.model import Model
+    from seams.model.loading import Model
 
 PROJECT_NAME = "seams"
 ENTRY_POINT_GROUP = "seams.generators"
@@ -27,7 +27,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
 
 @hookspec
-def seams_generate(model: "Model", trig: Path, out_dir: Path) -> Mapping[str, bytes]:
+def seams_generate(model: Model, trig: Path, out_dir: Path) -> Mapping[str, bytes]:
     """Return the files this generator produces, read from the model.
 
     :param model: the loaded model (``seams.model.Model``: dataset, payloads, typed view).

@@ -15,11 +15,10 @@ import re
 from pathlib import Path
 
 from seams.errors import GeneratorError
-from seams.lock import atomic_write
-
-from .formats import SUPPORTED_SUFFIXES, parse_problem, suffix_of
-from .golden_text import fixed_golden
-from .package import DEFAULT_EXTRACT, OPENING_DELIMITERS, package_module, package_name, pyproject
+from seams.generators.formats import SUPPORTED_SUFFIXES, parse_problem, suffix_of
+from seams.generators.golden_text import fixed_golden
+from seams.generators.package import DEFAULT_EXTRACT, OPENING_DELIMITERS, package_module, package_name, pyproject
+from seams.project.lock import atomic_write
 
 NAME_RULE = re.compile(r"[a-z][a-z0-9-]*")
 # a golden file pytest would import (or treat as a package marker) instead of handing it to seams

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from .pysource import docstring
+from seams.generators.pysource import docstring
 
 OPENING_DELIMITERS = ("[[", "[%", "[#")
 """What Jinja would read as a tag in a template; a closing delimiter alone is plain text to it."""

@@ -20,13 +20,12 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from seams.errors import GeneratorError, ProjectError, SeamsError
-
-from . import hookspecs
-from .decisions import DecisionsGenerator
-from .stubs import StubsGenerator
+from seams.generators import hookspecs
+from seams.generators.decisions import DecisionsGenerator
+from seams.generators.stubs import StubsGenerator
 
 if TYPE_CHECKING:
-    from seams.model import Model
+    from seams.model.loading import Model
 
 BUILTINS: dict[str, type] = {"stubs": StubsGenerator, "decisions": DecisionsGenerator}
 
@@ -50,7 +49,7 @@ def selected_names(configured: tuple[str, ...] | None) -> list[str]:
     return list(dict.fromkeys(configured)) if configured is not None else list(BUILTINS)
 
 
-def run(names: list[str], model: "Model", out_dir: Path, *, source: str) -> list[Outcome]:
+def run(names: list[str], model: Model, out_dir: Path, *, source: str) -> list[Outcome]:
     """Load the generators ``names`` and call each on its own, in that order.
 
     An unknown name is a ProjectError naming it (``source``, the config, is

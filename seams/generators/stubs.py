@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from seams import vocab as V
 from seams.errors import GeneratorError
-from seams.view import JsonError
-
-from .hookspecs import hookimpl
-from .pysource import docstring, require_identifier
+from seams.generators.hookspecs import hookimpl
+from seams.generators.pysource import docstring, require_identifier
+from seams.model.view import JsonError
 
 if TYPE_CHECKING:
-    from seams.model import Model
-    from seams.view import Example, Task
+    from seams.model.loading import Model
+    from seams.model.view import Example, Task
 
 STUBS_DIR = "stubs"
 
@@ -41,11 +40,11 @@ class StubsGenerator:
     """The ``stubs`` plugin."""
 
     @hookimpl
-    def seams_generate(self, model: "Model") -> dict[str, bytes]:
+    def seams_generate(self, model: Model) -> dict[str, bytes]:
         return stub_files(model)
 
 
-def stub_files(model: "Model") -> dict[str, bytes]:
+def stub_files(model: Model) -> dict[str, bytes]:
     """``stubs/<handler>.py`` for every service task that names a handler."""
     view = model.view
     files: dict[str, bytes] = {}
@@ -62,7 +61,7 @@ def stub_files(model: "Model") -> dict[str, bytes]:
     return files
 
 
-def stub_source(model: "Model", task: "Task") -> str:
+def stub_source(model: Model, task: Task) -> str:
     subject = model.qname(task.iri)
     imports = {("typing", "Protocol"), ("typing", "TypedDict")}
     inputs = _fields(model, task.reads, subject, "seam:reads", imports)
@@ -116,7 +115,7 @@ def _import_lines(imports: set[tuple[str, str]]) -> list[str]:
     return [*(f"import {m}" for m in plain), *(f"from {m} import {', '.join(n)}" for m, n in names.items())]
 
 
-def _fields(model: "Model", iris, subject: str, predicate: str, imports: set[tuple[str, str]]) -> list[str]:
+def _fields(model: Model, iris, subject: str, predicate: str, imports: set[tuple[str, str]]) -> list[str]:
     view = model.view
     lines: dict[str, str] = {}
     for iri in iris:
@@ -131,7 +130,7 @@ def _fields(model: "Model", iris, subject: str, predicate: str, imports: set[tup
     return [lines[name] for name in sorted(lines)]
 
 
-def _binding_methods(model: "Model", task: "Task", subject: str,
+def _binding_methods(model: Model, task: Task, subject: str,
                      imports: set[tuple[str, str]]) -> list[str]:
     view = model.view
     methods: dict[str, list[str]] = {}
@@ -150,7 +149,7 @@ def _binding_methods(model: "Model", task: "Task", subject: str,
     return [line for name in sorted(methods) for line in methods[name]]
 
 
-def _about(task: "Task") -> str:
+def _about(task: Task) -> str:
     parts = [task.label or task.handler or ""]
     if task.comment:
         parts.append(task.comment)
@@ -159,7 +158,7 @@ def _about(task: "Task") -> str:
     return "\n\n".join(parts)
 
 
-def _example_line(example: "Example") -> str:
+def _example_line(example: Example) -> str:
     return (f"    {example.label or 'example'}: given {_shown(example.given)}, "
             f"replies {_shown(example.replies)}, expect {_shown(example.expect)}")
 

@@ -1,0 +1,7 @@
+"""What ``seams check`` and the plugin's gate items report: the seam shapes
+(``shapes``), the decision and flow checks (``decisions``, ``flow``), accepted
+handler drafts against the lock (``handler_drafts``), and the order they are
+reported in (``registry``).
+
+Each check is a function from a loaded model to findings; none of them writes.
+"""

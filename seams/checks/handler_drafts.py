@@ -1,0 +1,96 @@
+"""C5: accepted drafts in ``seams.lock``, and when they need another look.
+
+A drafted handler is hand-owned once accepted, but it was written from a
+set of facts. The lock keeps the hash of those facts (the C3 context hash)
+and of the file, so ``seams check`` can say when the model moved under the
+draft (``draft-stale``) and when someone changed or removed the file
+(``draft-hand-edited``). Both are problems: the draft deserves review.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from rdflib import URIRef
+
+from seams import vocab as V
+from seams.errors import ProjectError
+from seams.findings import Finding
+from seams.model.context import context_for
+from seams.project.lock import Lock, read_lock, write_lock
+
+if TYPE_CHECKING:
+    from seams.model.loading import Model
+    from seams.project.layout import Project
+
+REQUIRED = ("task", "module", "context_hash", "template", "provider", "sha256")
+
+
+def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
+                 sha256: str, llm_model: str | None = None) -> dict[str, str]:
+    """One lock record (ADR-0020); ``model`` only when an LLM model was named, so locks
+    written before the amendment keep their bytes."""
+    record = {"task": task, "module": module, "context_hash": context_hash, "template": template,
+              "provider": provider, "sha256": sha256}
+    if llm_model:
+        record["model"] = llm_model
+    return record
+
+
+def with_draft(lock: Lock, record: dict[str, str]) -> Lock:
+    """A copy of ``lock`` whose draft for ``record``'s task is ``record`` (added or replaced)."""
+    drafts = [d for d in lock.drafts if d.get("task") != record["task"]]
+    drafts.append(record)
+    return Lock(drafts=sorted(drafts, key=lambda d: str(d.get("task", ""))),
+                generated=dict(lock.generated))
+
+
+def record_draft(project: Project, record: dict[str, str]) -> None:
+    """Add or replace the task's record in ``seams.lock`` (atomic; other records kept)."""
+    write_lock(project, with_draft(read_lock(project), record))
+
+
+def _records(project: Project) -> list[dict[str, str]]:
+    records = read_lock(project).drafts
+    for index, record in enumerate(records):
+        for key in REQUIRED:
+            if not isinstance(record.get(key), str):
+                raise ProjectError(f"{project.lock_path.name}: drafts[{index}] needs a string {key}")
+    return records
+
+
+def draft_findings(project: Project, model: Model) -> list[Finding]:
+    """``draft-stale`` (the task is gone, or its context hash moved) for every record,
+    then ``draft-hand-edited`` (the file is missing or its sha256 moved)."""
+    stale, edited = [], []
+    for record in _records(project):
+        iri = URIRef(record["task"])
+        task = model.view.tasks.get(iri)
+        module = record["module"]
+        if task is None or task.kind != V.ServiceTask:
+            stale.append(Finding("draft-stale", model.qname(iri), None,
+                                 f"the task of the draft {module} no longer resolves; "
+                                 "review the draft and its lock record"))
+        elif context_for(model, iri).hash != record["context_hash"]:
+            stale.append(Finding("draft-stale", model.qname(iri), None,
+                                 f"a fact the draft {module} was written from changed; "
+                                 "review it (seams propose --force accepts a new draft)"))
+        edited.extend(_edit_findings(project, module, record["sha256"]))
+    return stale + edited
+
+
+def _edit_findings(project: Project, module: str, sha256: str) -> list[Finding]:
+    path = (project.root / module).resolve()
+    if project.root not in path.parents:
+        raise ProjectError(f"{project.lock_path.name}: draft module {module} leads outside the project")
+    try:
+        actual = hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return [Finding("draft-hand-edited", module, None, "the accepted draft is missing")]
+    except OSError as exc:
+        return [Finding("draft-hand-edited", module, None, f"cannot read the draft: {exc.strerror}")]
+    if actual != sha256:
+        return [Finding("draft-hand-edited", module, None,
+                        "the file changed since its draft was accepted; review it")]
+    return []

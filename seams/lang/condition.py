@@ -1,0 +1,347 @@
+"""The gateway condition language: a small, safe subset of Python expressions.
+
+A sequence flow's ``conditionExpression`` is model text that anyone (a
+modeler, an LLM suggestion) may have written, so it is parsed with
+``ast.parse(mode="eval")`` and never run: the tree is walked, only the nodes
+of the language are accepted and turned into a private tree that this module
+evaluates itself. The language is
+
+* comparisons ``== != < <= > >=``, chained as in Python (``1 < x <= 10``);
+* ``in`` / ``not in`` with a literal list or tuple (``x in ["a", "b"]``);
+* ``and``, ``or``, ``not`` and parentheses;
+* number literals (a leading ``-`` allowed), string literals, booleans
+  (``True``/``False`` and also ``true``/``false``, as a modeler would type);
+* variable names.
+
+Semantics follow seams.value_kinds: values meet only values of their own kind,
+so ``==`` across kinds is False, ``!=`` across kinds is True (it is ``not ==``)
+and an ordering comparison across kinds, or on booleans, is False. A bare
+variable or literal in a boolean position counts as true only if it is the
+boolean ``True``. Decimal literals become ``Decimal`` (``0.1`` means one tenth,
+not the nearest float). Newlines are allowed only inside brackets, as in Python.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Union
+
+from seams.errors import ExpressionError
+from seams.lang.values import BOOLEAN, KINDS, ORDERED_KINDS, OTHER, kind_guard, kind_of, render_literal
+
+MAX_LENGTH = 2000
+"""Longest condition accepted; bounds parse time and memory."""
+
+MAX_DEPTH = 50
+"""Deepest nesting accepted; keeps the walkers far from Python's recursion limit."""
+
+_COMPARISON_OPS = {
+    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=",
+    ast.Gt: ">", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in",
+}
+_ORDERINGS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_EQUALITY_KINDS = tuple(kind for kind in KINDS if kind != OTHER)
+_BOOLEAN_NAMES = {"true": True, "false": False}
+_CONSTRUCT_NAMES = {
+    ast.Call: "function call", ast.Attribute: "attribute access", ast.Subscript: "subscript",
+    ast.BinOp: "arithmetic", ast.Lambda: "lambda", ast.JoinedStr: "f-string",
+    ast.NamedExpr: "assignment expression (:=)", ast.IfExp: "conditional expression",
+    ast.Dict: "dict", ast.Set: "set", ast.ListComp: "comprehension", ast.SetComp: "comprehension",
+    ast.DictComp: "comprehension", ast.GeneratorExp: "generator expression",
+    ast.Starred: "starred expression", ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield",
+    ast.Slice: "slice", ast.UnaryOp: "arithmetic",
+    ast.List: "list (only allowed after 'in')", ast.Tuple: "tuple (only allowed after 'in')",
+}
+
+
+@dataclass(frozen=True)
+class _Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class _Lit:
+    value: object  # int | Decimal | str | bool
+
+
+@dataclass(frozen=True)
+class _LitList:
+    items: tuple[_Lit, ...]
+
+
+@dataclass(frozen=True)
+class _Compare:
+    operands: tuple[_Var | _Lit | _LitList, ...]
+    ops: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _BoolOp:
+    op: str  # "and" | "or"
+    values: tuple[_Node, ...]
+
+
+@dataclass(frozen=True)
+class _Not:
+    operand: _Node
+
+
+_Node = Union[_Var, _Lit, _Compare, _BoolOp, _Not]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A parsed gateway condition; `where` names it in error messages."""
+
+    text: str
+    where: str
+    _tree: _Node
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The variables the condition reads."""
+        return frozenset(node.name for node in _walk(self._tree) if isinstance(node, _Var))
+
+    def evaluate(self, env: Mapping[str, object]) -> bool:
+        """The condition's truth for `env`; a variable missing from it is an ExpressionError."""
+        return _truth(self._tree, env, self.where)
+
+    def boundaries(self) -> dict[str, list[object]]:
+        """Per variable (sorted), the literals it is compared with, in order of appearance.
+
+        Sample inputs for generated tests are built around these values: a
+        condition changes its answer only at them.
+        """
+        found: dict[str, dict[tuple[str, object], object]] = {name: {} for name in sorted(self.names)}
+        for compare in _walk(self._tree):
+            if isinstance(compare, _Compare):
+                for name, value in _compared_literals(compare):
+                    found[name].setdefault((kind_of(value), value), value)
+        return {name: list(values.values()) for name, values in found.items()}
+
+    def to_python(self, var_expr: Callable[[str], str]) -> str:
+        """Python source equivalent to `evaluate`, each variable rendered by `var_expr`.
+
+        The source uses builtins, ``Decimal`` and ``date`` only; kind checks
+        are spelled out so it answers exactly as `evaluate` does.
+        """
+        return _render(self._tree, var_expr)
+
+
+def parse_condition(text: str, *, where: str) -> Condition:
+    """Parse a condition, or raise ExpressionError naming `where` and the fault."""
+    if not isinstance(text, str):
+        raise ExpressionError(f"{where}: condition is not text")
+    source = text.strip()
+    if not source:
+        raise ExpressionError(f"{where}: empty condition")
+    if len(source) > MAX_LENGTH:
+        raise ExpressionError(f"{where}: condition longer than {MAX_LENGTH} characters")
+    try:
+        with warnings.catch_warnings():  # an invalid escape is refused, not printed
+            warnings.simplefilter("error")
+            tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
+        reason = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
+        raise ExpressionError(f"{where}: not a valid condition ({reason}): {_quote(source)}") from None
+    return Condition(source, where, _Converter(source, where).boolean(tree.body, 1))
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+class _Converter:
+    """Turns an accepted Python AST into the private tree, refusing everything else."""
+
+    def __init__(self, source: str, where: str):
+        self.source = source
+        self.where = where
+
+    def fail(self, problem: str) -> ExpressionError:
+        return ExpressionError(f"{self.where}: {problem} in condition {_quote(self.source)}")
+
+    def unsupported(self, node: ast.AST) -> ExpressionError:
+        name = _CONSTRUCT_NAMES.get(type(node), type(node).__name__)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            name = "'not' inside a comparison"
+        return self.fail(f"unsupported {name} {_quote(ast.get_source_segment(self.source, node) or '')}")
+
+    def boolean(self, node: ast.expr, depth: int) -> _Node:
+        if depth > MAX_DEPTH:
+            raise self.fail(f"nesting deeper than {MAX_DEPTH}")
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            return _BoolOp(op, tuple(self.boolean(value, depth + 1) for value in node.values))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return _Not(self.boolean(node.operand, depth + 1))
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        operand = self.operand(node)
+        if isinstance(operand, _Lit) and kind_of(operand.value) != BOOLEAN:
+            raise self.fail(f"literal {operand.value!r} used as a condition")
+        return operand
+
+    def compare(self, node: ast.Compare) -> _Compare:
+        for op in node.ops:
+            if type(op) not in _COMPARISON_OPS:
+                raise self.fail(f"unsupported operator {'is' if isinstance(op, ast.Is) else 'is not'!r}")
+        ops = tuple(_COMPARISON_OPS[type(op)] for op in node.ops)
+        operands: list[_Var | _Lit | _LitList] = [self.operand(node.left)]
+        for op, right in zip(ops, node.comparators):
+            if op in ("in", "not in"):
+                if not isinstance(right, (ast.List, ast.Tuple)):
+                    shown = _quote(ast.get_source_segment(self.source, right) or "")
+                    raise self.fail(f"'{op}' needs a literal list, not {shown}")
+                operands.append(_LitList(tuple(self.literal(item) for item in right.elts)))
+            else:
+                operands.append(self.operand(right))
+        for op, left, right in zip(ops, operands, operands[1:]):
+            if isinstance(left, _LitList) or (isinstance(right, _LitList) and op not in ("in", "not in")):
+                raise self.fail("a list may only follow 'in' or 'not in'")
+            if op in _ORDERINGS and any(isinstance(o, _Lit) and kind_of(o.value) == BOOLEAN for o in (left, right)):
+                raise self.fail(f"ordering comparison '{op}' with a boolean")
+        return _Compare(tuple(operands), ops)
+
+    def operand(self, node: ast.expr) -> _Var | _Lit:
+        if isinstance(node, ast.Name) and node.id not in _BOOLEAN_NAMES:
+            return _Var(node.id)
+        return self.literal(node)
+
+    def literal(self, node: ast.expr) -> _Lit:
+        if isinstance(node, ast.Name):
+            if node.id in _BOOLEAN_NAMES:
+                return _Lit(_BOOLEAN_NAMES[node.id])
+            raise self.fail(f"variable {node.id!r} where a literal is needed")
+        negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+        constant = node.operand if negative else node
+        if not isinstance(constant, ast.Constant):
+            raise self.unsupported(node)
+        value = constant.value
+        if isinstance(value, bool):
+            if not negative:
+                return _Lit(value)
+        elif isinstance(value, int):
+            return _Lit(-value if negative else value)
+        elif isinstance(value, float):
+            number = self.decimal(constant)
+            return _Lit(number.copy_negate() if negative else number)
+        elif isinstance(value, str) and not negative:
+            return _Lit(value)
+        raise self.fail(f"unsupported literal {_quote(ast.get_source_segment(self.source, node) or repr(value))}")
+
+    def decimal(self, node: ast.Constant) -> Decimal:
+        """The exact decimal the literal's text says, not the float Python would make of it."""
+        segment = ast.get_source_segment(self.source, node) or repr(node.value)
+        try:
+            return Decimal(segment.replace("_", ""))
+        except InvalidOperation:
+            raise self.fail(f"number {_quote(segment)} out of range") from None
+
+
+def _walk(node: _Node | _LitList):
+    """Every node of the private tree, operands included."""
+    yield node
+    if isinstance(node, _BoolOp):
+        children: tuple = node.values
+    elif isinstance(node, _Not):
+        children = (node.operand,)
+    elif isinstance(node, _Compare):
+        children = node.operands
+    else:
+        children = ()
+    for child in children:
+        yield from _walk(child)
+
+
+def _compared_literals(compare: _Compare):
+    """(variable name, literal value) for each literal a link of the chain compares a variable with."""
+    for left, right in zip(compare.operands, compare.operands[1:]):
+        for var, other in ((left, right), (right, left)):
+            if isinstance(var, _Var) and not isinstance(other, _Var):
+                for literal in other.items if isinstance(other, _LitList) else (other,):
+                    yield var.name, literal.value
+
+
+def _equal(a: object, b: object) -> bool:
+    kind = kind_of(a)
+    return kind != OTHER and kind == kind_of(b) and a == b
+
+
+def _compare_values(op: str, a: object, b: object) -> bool:
+    if op == "==":
+        return _equal(a, b)
+    if op == "!=":
+        return not _equal(a, b)
+    if op in ("in", "not in"):
+        found = any(_equal(a, item) for item in b)  # type: ignore[attr-defined]
+        return found if op == "in" else not found
+    kind = kind_of(a)
+    return kind in ORDERED_KINDS and kind == kind_of(b) and _ORDERINGS[op](a, b)
+
+
+def _truth(node: _Node, env: Mapping[str, object], where: str) -> bool:
+    if isinstance(node, _BoolOp):
+        results = (_truth(value, env, where) for value in node.values)
+        return all(results) if node.op == "and" else any(results)
+    if isinstance(node, _Not):
+        return not _truth(node.operand, env, where)
+    if isinstance(node, _Compare):
+        values = [_value(operand, env, where) for operand in node.operands]
+        return all(_compare_values(op, a, b) for op, a, b in zip(node.ops, values, values[1:]))
+    return _value(node, env, where) is True
+
+
+def _value(operand: _Var | _Lit | _LitList, env: Mapping[str, object], where: str) -> object:
+    if isinstance(operand, _Var):
+        if operand.name not in env:
+            raise ExpressionError(f"{where}: variable {operand.name!r} is not set")
+        return env[operand.name]
+    if isinstance(operand, _LitList):
+        return tuple(item.value for item in operand.items)
+    return operand.value
+
+
+def _render(node: _Node, var_expr: Callable[[str], str]) -> str:
+    if isinstance(node, _BoolOp):
+        return "(" + f" {node.op} ".join(_render(value, var_expr) for value in node.values) + ")"
+    if isinstance(node, _Not):
+        return f"(not {_render(node.operand, var_expr)})"
+    if isinstance(node, _Var):
+        return f"({var_expr(node.name)} is True)"
+    if isinstance(node, _Lit):
+        return repr(node.value)
+    pairs = [
+        _render_pair(op, left, right, var_expr)
+        for op, left, right in zip(node.ops, node.operands, node.operands[1:])
+    ]
+    return pairs[0] if len(pairs) == 1 else "(" + " and ".join(pairs) + ")"
+
+
+def _render_pair(op: str, left, right, var_expr: Callable[[str], str]) -> str:
+    """One link of a comparison chain, with the kind checks `_compare_values` makes."""
+    if isinstance(left, _Lit) and isinstance(right, (_Lit, _LitList)):
+        return repr(_compare_values(op, left.value, _value(right, {}, "")))
+    if op in ("!=", "not in"):
+        return f"(not {_render_pair('==' if op == '!=' else 'in', left, right, var_expr)})"
+    if op == "in":
+        tests = [_render_pair("==", left, item, var_expr) for item in right.items]
+        return "(" + " or ".join(tests) + ")" if tests else "False"
+    kinds = _EQUALITY_KINDS if op == "==" else ORDERED_KINDS
+    for operand in (left, right):
+        if isinstance(operand, _Lit):
+            kinds = tuple(kind for kind in kinds if kind == kind_of(operand.value))
+    if not kinds:
+        return "False"
+    variables = [var_expr(o.name) for o in (left, right) if isinstance(o, _Var)]
+    alternatives = [" and ".join(kind_guard(kind, v) for v in variables) for kind in kinds]
+    guard = alternatives[0] if len(alternatives) == 1 else "(" + " or ".join(f"({a})" for a in alternatives) + ")"
+    rendered = [var_expr(o.name) if isinstance(o, _Var) else render_literal(o.value) for o in (left, right)]
+    if kinds == (BOOLEAN,):
+        return f"({rendered[0]} is {rendered[1]})"
+    return f"({guard} and {rendered[0]} {op} {rendered[1]})"

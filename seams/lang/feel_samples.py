@@ -1,0 +1,82 @@
+"""Sample inputs around the literals of decision-table entries.
+
+Generated tests of a decisions module feed it these values and compare its
+answers with the table's. See seams.feel.sample_values for why they suffice.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from datetime import date
+from decimal import Context, Decimal, localcontext
+from typing import Union
+
+from seams.lang.feel_parse import MAX_LENGTH, EqualTest, Test
+from seams.lang.values import BOOLEAN, DATE, NULL, NUMBER, STRING, kind_of
+
+_EXACT = Context(prec=4 * MAX_LENGTH)
+"""Enough digits that e ± 1 and midpoints of any literal a cell can hold are exact."""
+
+Number = Union[int, Decimal]
+
+
+def samples_for(tests: Iterable[Test]) -> list[object]:
+    """Samples for a flat list of positive tests, in a fixed order of kinds."""
+    found: dict[str, list[object]] = {NUMBER: [], STRING: [], DATE: [], BOOLEAN: [], NULL: []}
+    strings_ordered = False
+    for test in tests:
+        if isinstance(test, EqualTest):
+            found[kind_of(test.value)].append(test.value)
+            continue
+        strings_ordered = strings_ordered or test.kind == STRING
+        for end in (test.interval.lo, test.interval.hi):
+            if end is not None:
+                found[test.kind].append(end)
+    return (
+        _number_samples(found[NUMBER])
+        + _string_samples(found[STRING], strings_ordered)
+        + _date_samples(found[DATE])
+        + ([False, True] if found[BOOLEAN] else [])
+        + ([None] if found[NULL] else [])
+    )
+
+
+def _number_samples(endpoints: list[Number]) -> list[Number]:
+    samples: dict[Number, Number] = {}  # keyed by value: 5 and Decimal("5.0") are one sample
+    with localcontext(_EXACT):
+        for end in endpoints:
+            step = 1 if isinstance(end, int) else Decimal(1).scaleb(end.as_tuple().exponent)
+            for value in (end - step, end, end + step):
+                samples.setdefault(value, value)
+        ordered = sorted(samples.values())
+        cuts = sorted(dict.fromkeys(endpoints))
+        for low, high in zip(cuts, cuts[1:]):
+            after_low = bisect_right(ordered, low)
+            if after_low == len(ordered) or not ordered[after_low] < high:
+                middle = (Decimal(low) + Decimal(high)) / 2
+                samples.setdefault(middle, middle)
+    return sorted(samples.values())
+
+
+def _string_samples(strings: list[str], ordered: bool) -> list[str]:
+    if not strings:
+        return []
+    found = set(strings)
+    if ordered:
+        found.add("")
+        found.update(text + "\0" for text in strings)
+    fresh = next(
+        name for name in ("other", *(f"other_{n}" for n in range(2, len(found) + 3))) if name not in found
+    )
+    return sorted(found | {fresh})
+
+
+def _date_samples(days: list[date]) -> list[date]:
+    ordinals = {
+        ordinal
+        for day in days
+        for ordinal in (day.toordinal() - 1, day.toordinal(), day.toordinal() + 1)
+        if 1 <= ordinal <= date.max.toordinal()
+    }
+    return [date.fromordinal(ordinal) for ordinal in sorted(ordinals)]

@@ -1,0 +1,184 @@
+"""The model: a TriG dataset plus the native payloads it names.
+
+Reading is strict where a reader would otherwise guess (a TriG syntax error
+names the file and line; a payload path that leaves the model's directory is
+refused) and lenient about missing facts, which the checks report as
+findings instead of failing the load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lxml import etree
+from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+from rdflib.paths import Path as PropertyPath
+
+from seams import vocab as V
+from seams.errors import ProjectError
+from seams.model.payloads import PayloadFile, parse_xml
+from seams.model.view import View, build_view
+
+if TYPE_CHECKING:
+    from seams.project.layout import Project
+
+
+class Model:
+    """A loaded model. ``dataset`` is the rdflib Dataset; ``union`` its union graph."""
+
+    def __init__(self, project: Project, trig_path: Path, trig_bytes: bytes, dataset: Dataset,
+                 payloads: dict[URIRef, PayloadFile]):
+        self.project = project
+        self.trig_path = trig_path
+        self.trig_bytes = trig_bytes
+        self.dataset = dataset
+        self.payloads = payloads
+
+    @cached_property
+    def union(self) -> Graph:
+        """All quads as one graph: readers use the union (design §4)."""
+        return UnionGraph(self.dataset)
+
+    @cached_property
+    def hash(self) -> str:
+        """sha256 over the TriG file and every payload it names, sorted by path."""
+        return model_hash(self.trig_path, self.trig_bytes,
+                          {p.relpath: p.data for p in self.payloads.values()})
+
+    @cached_property
+    def view(self) -> View:
+        return build_view(self.union, self.payloads)
+
+    def graph_of(self, subject: URIRef) -> URIRef | None:
+        """The named graph a subject already lives in (edits write there)."""
+        for _, _, _, g in self.dataset.quads((subject, None, None, None)):
+            return g.identifier if hasattr(g, "identifier") else g
+        return None
+
+    def payload_for(self, subject: URIRef) -> PayloadFile | None:
+        iri = self.union.value(subject, V.payload)
+        return self.payloads.get(iri) if isinstance(iri, URIRef) else None
+
+    def qname(self, iri: URIRef) -> str:
+        """A short, stable name for messages: a prefixed name where a prefix fits."""
+        try:
+            return self.union.namespace_manager.normalizeUri(iri)
+        except Exception:  # rdflib raises several kinds for IRIs with no fitting prefix
+            return f"<{iri}>"
+
+
+class UnionGraph(Graph):
+    """Every graph of a dataset read as one plain ``Graph``, without copying a quad.
+
+    Copying the union into a new graph cost nearly as much as parsing the
+    model again (and a quarter of ``seams check``'s peak memory, see
+    docs/performance.md); reading the dataset's store with no
+    context is the union already (what ``Dataset(default_union=True)``
+    reads), and being a plain ``Graph`` keeps pyshacl validating it as one
+    data graph instead of graph by graph. A triple added here goes into the
+    dataset's default graph.
+    """
+
+    def __init__(self, dataset: Dataset):
+        super().__init__(store=dataset.store, identifier=DATASET_DEFAULT_GRAPH_ID,
+                         namespace_manager=dataset.namespace_manager)
+
+    def triples(self, triple):  # type: ignore[override]
+        s, p, o = triple
+        if isinstance(p, PropertyPath):
+            for s_, o_ in p.eval(self, s, o):
+                yield s_, p, o_
+            return
+        for found, _ in self.store.triples((s, p, o), context=None):
+            yield found
+
+    def triples_choices(self, triple, context=None):  # type: ignore[override]
+        for found, _ in self.store.triples_choices(triple, context=None):
+            yield found
+
+    def __len__(self) -> int:
+        return self.store.__len__(context=None)  # type: ignore[call-arg]
+
+
+def model_hash(trig_path: Path, trig_bytes: bytes, payloads: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    entries = {trig_path.name: trig_bytes, **payloads}
+    for name in sorted(entries):
+        data = entries[name]
+        digest.update(name.encode() + b"\0" + str(len(data)).encode() + b"\0")
+        digest.update(data)
+    return digest.hexdigest()
+
+
+_LINE = re.compile(r"line (\d+)", re.I)
+
+
+def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
+    """Parse TriG; a syntax error becomes one line naming the file and line."""
+    dataset = Dataset(default_union=True)
+    try:
+        dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
+    except UnicodeDecodeError:
+        raise ProjectError(f"{source}: not UTF-8 text") from None
+    except Exception as exc:  # rdflib raises BadSyntax and assorted errors
+        line = getattr(exc, "lines", None)
+        if line is None:
+            found = _LINE.search(str(exc))
+            line = int(found.group(1)) if found else None
+        else:
+            line = int(line) + 1
+        # BadSyntax keeps its reason in ``_why``; its str() leads with "at line N of <>"
+        reason = getattr(exc, "_why", None) or getattr(exc, "message", None) or str(exc).splitlines()[0]
+        where = f"{source}:{line}" if line else source
+        raise ProjectError(f"{where}: TriG syntax error: {reason}") from None
+    return dataset
+
+
+def load_model(project: Project) -> Model:
+    trig_path = project.model_path
+    display = project.relative(trig_path)
+    try:
+        trig_bytes = trig_path.read_bytes()
+    except OSError as exc:
+        raise ProjectError(f"{display}: cannot read model: {exc.strerror}") from None
+    dataset = parse_trig(trig_bytes, source=display, base=project.config.base)
+    payloads: dict[URIRef, PayloadFile] = {}
+    model_dir = trig_path.parent.resolve()
+    for iri in sorted(set(dataset.subjects(V.RDF.type, V.Payload))):
+        payloads[iri] = _read_payload(dataset, iri, model_dir, display, project)
+    return Model(project, trig_path, trig_bytes, dataset, payloads)
+
+
+def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
+                  project: Project) -> PayloadFile:
+    rel = dataset.value(iri, V.path)
+    fmt = dataset.value(iri, V.format)
+    if not isinstance(rel, Literal) or not str(rel):
+        raise ProjectError(f"{display}: payload <{iri}> has no seam:path")
+    if str(fmt) not in ("bpmn", "dmn"):
+        raise ProjectError(f"{display}: payload <{iri}> seam:format must be \"bpmn\" or \"dmn\"")
+    path = (model_dir / str(rel)).resolve()
+    # lexically inside too: a copy (the scratch session's) joins the same text to its own
+    # directory, where a ".." or absolute path that came back in here would lead elsewhere
+    lexical = os.path.normpath(str(rel))
+    if model_dir not in path.parents or os.path.isabs(lexical) or lexical.split(os.sep)[0] == "..":
+        raise ProjectError(f"{display}: payload <{iri}> seam:path {rel} leads outside the model directory")
+    shown = project.relative(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ProjectError(f"{shown}: payload file not found (seam:path of <{iri}>)") from None
+    except OSError as exc:
+        raise ProjectError(f"{shown}: cannot read payload: {exc.strerror}") from None
+    tree = parse_xml(data, source=shown)
+    expected = V.BPMN_NS if str(fmt) == "bpmn" else V.DMN_NS
+    if etree.QName(tree.getroot()).namespace != expected:
+        raise ProjectError(f"{shown}: not a {str(fmt).upper()} document (root namespace "
+                           f"{etree.QName(tree.getroot()).namespace})")
+    return PayloadFile(iri=iri, relpath=str(rel), path=path, format=str(fmt), data=data, tree=tree)

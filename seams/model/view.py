@@ -1,0 +1,362 @@
+"""A small typed view of the model that every later part reads.
+
+The view is built once per loaded model in one pass over the union graph
+and the payload trees, so checks and generators never rescan the whole model
+per element (``seams check`` must stay linear in the model's size). It is
+lenient: a missing fact is ``None`` or empty here, and the shapes and
+decision checks report it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.collection import Collection
+
+from seams import vocab as V
+
+if TYPE_CHECKING:
+    from seams.model.payloads import PayloadFile
+
+Node = URIRef | BNode
+
+
+@dataclass(frozen=True)
+class Variable:
+    iri: URIRef
+    name: str | None
+    datatype: URIRef | None
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Binding:
+    iri: URIRef
+    name: str | None
+    label: str | None
+    comment: str | None
+
+
+@dataclass(frozen=True)
+class Example:
+    node: Node
+    label: str | None
+    given: Any
+    replies: Any
+    expect: Any
+
+
+@dataclass(frozen=True)
+class Field:
+    """One ``sh:property`` of a form shape: constraints on one variable."""
+
+    node: Node
+    path: URIRef | None
+    name: str | None
+    datatype: URIRef | None
+    min_count: int | None = None
+    max_count: int | None = None
+    in_values: tuple[Any, ...] | None = None
+    min_inclusive: Any = None
+    max_inclusive: Any = None
+    min_exclusive: Any = None
+    max_exclusive: Any = None
+    pattern: str | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    order: Any = None
+
+
+@dataclass(frozen=True)
+class FormShape:
+    iri: URIRef
+    target_class: URIRef | None
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class Task:
+    iri: URIRef
+    kind: URIRef  # one of V.UserTask, V.ServiceTask, V.BusinessRuleTask
+    label: str | None
+    comment: str | None
+    process: URIRef | None
+    element_id: str | None
+    handler: str | None = None
+    reads: tuple[URIRef, ...] = ()
+    writes: tuple[URIRef, ...] = ()
+    uses: tuple[URIRef, ...] = ()
+    examples: tuple[Example, ...] = ()
+    form: URIRef | None = None
+    decided_by: URIRef | None = None
+
+
+@dataclass(frozen=True)
+class Gateway:
+    iri: URIRef
+    label: str | None
+    process: URIRef | None
+    element_id: str | None
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A BPMN sequence flow; its condition text as written (None: unconditional)."""
+
+    id: str
+    source: str
+    target: str
+    name: str | None
+    condition: str | None
+
+
+@dataclass(frozen=True)
+class BpmnNode:
+    id: str
+    kind: str  # the BPMN local name: userTask, exclusiveGateway, startEvent, ...
+    name: str | None
+    decision_ref: str | None = None  # camunda:decisionRef or zeebe:calledDecision decisionId
+    result_variable: str | None = None
+    default_flow: str | None = None  # the BPMN ``default`` attribute: the flow taken when no condition holds
+
+
+@dataclass(frozen=True)
+class Process:
+    iri: URIRef
+    label: str | None
+    payload: URIRef | None
+    element_id: str | None
+    nodes: dict[str, BpmnNode] = field(default_factory=dict)
+    flows: dict[str, Flow] = field(default_factory=dict)
+    found: bool = False  # the payload has a bpmn:process with element_id
+
+    def outgoing(self, node_id: str) -> list[Flow]:
+        return [f for f in self.flows.values() if f.source == node_id]
+
+    def incoming(self, node_id: str) -> list[Flow]:
+        return [f for f in self.flows.values() if f.target == node_id]
+
+
+@dataclass(frozen=True)
+class DecisionInput:
+    node: Node
+    variable: str | None
+    from_path: URIRef | None
+
+
+@dataclass(frozen=True)
+class DecisionOutput:
+    node: Node
+    variable: str | None
+    process_variable: URIRef | None
+
+
+@dataclass(frozen=True)
+class Decision:
+    iri: URIRef
+    label: str | None
+    payload: URIRef | None
+    element_id: str | None
+    inputs: tuple[DecisionInput, ...]
+    outputs: tuple[DecisionOutput, ...]
+    reads: tuple[URIRef, ...]
+
+
+@dataclass
+class View:
+    processes: dict[URIRef, Process]
+    tasks: dict[URIRef, Task]
+    gateways: dict[URIRef, Gateway]
+    variables: dict[URIRef, Variable]
+    bindings: dict[URIRef, Binding]
+    decisions: dict[URIRef, Decision]
+    forms: dict[URIRef, FormShape]
+    labels: dict[URIRef, str]
+
+    def service_tasks(self) -> list[Task]:
+        return [t for t in self.tasks.values() if t.kind == V.ServiceTask]
+
+    def variable_name(self, iri: URIRef) -> str | None:
+        var = self.variables.get(iri)
+        return var.name if var else None
+
+
+def _text(graph: Graph, s: Node, p: URIRef) -> str | None:
+    value = graph.value(s, p)
+    return str(value) if value is not None else None
+
+
+def _sorted(nodes) -> tuple:
+    return tuple(sorted(set(nodes), key=str))
+
+
+def json_value(literal: Any) -> Any:
+    """The Python value of an ``rdf:JSON`` literal; ``ValueError`` when it is not JSON."""
+    if literal is None:
+        return None
+    return json.loads(str(literal))
+
+
+def _json_or_error(literal: Any) -> Any:
+    try:
+        return json_value(literal)
+    except ValueError:
+        return JsonError(str(literal))
+
+
+@dataclass(frozen=True)
+class JsonError:
+    """An example value that is not JSON; the shapes check reports it."""
+
+    text: str
+
+
+def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:
+    examples = []
+    for node in graph.objects(task, V.example):
+        examples.append(Example(
+            node=node,
+            label=_text(graph, node, V.RDFS.label),
+            given=_json_or_error(graph.value(node, V.given)),
+            replies=_json_or_error(graph.value(node, V.replies)),
+            expect=_json_or_error(graph.value(node, V.expect)),
+        ))
+    return tuple(sorted(examples, key=lambda e: (e.label or "", str(e.node))))
+
+
+def _python(value: Any) -> Any:
+    return value.toPython() if isinstance(value, Literal) else value
+
+
+def _field(graph: Graph, node: Node) -> Field:
+    in_list = graph.value(node, V.SH["in"])
+    in_values = tuple(_python(v) for v in Collection(graph, in_list)) if in_list is not None else None
+
+    def num(p):
+        v = graph.value(node, V.SH[p])
+        return _python(v) if v is not None else None
+
+    path = graph.value(node, V.SH.path)
+    return Field(
+        node=node,
+        path=path if isinstance(path, URIRef) else None,
+        name=_text(graph, node, V.SH.name),
+        datatype=graph.value(node, V.SH.datatype),
+        min_count=num("minCount"), max_count=num("maxCount"),
+        in_values=in_values,
+        min_inclusive=num("minInclusive"), max_inclusive=num("maxInclusive"),
+        min_exclusive=num("minExclusive"), max_exclusive=num("maxExclusive"),
+        pattern=_text(graph, node, V.SH.pattern),
+        min_length=num("minLength"), max_length=num("maxLength"),
+        order=num("order"),
+    )
+
+
+def _form(graph: Graph, shape: URIRef) -> FormShape:
+    fields = [_field(graph, node) for node in graph.objects(shape, V.SH.property)]
+    fields.sort(key=lambda f: (f.order is None, f.order if f.order is not None else 0, str(f.path)))
+    target = graph.value(shape, V.SH.targetClass)
+    return FormShape(iri=shape, target_class=target if isinstance(target, URIRef) else None,
+                     fields=tuple(fields))
+
+
+def _bpmn_processes(payload: PayloadFile) -> dict[str, tuple[dict, dict]]:
+    """Nodes and flows of every ``bpmn:process`` in one BPMN payload, by process id."""
+    out = {}
+    for proc in payload.tree.getroot().iter(f"{{{V.BPMN_NS}}}process"):
+        nodes: dict[str, BpmnNode] = {}
+        flows: dict[str, Flow] = {}
+        for el in proc.iter():
+            if not isinstance(el.tag, str) or el is proc:
+                continue
+            q = etree.QName(el)
+            if q.namespace != V.BPMN_NS or "id" not in el.attrib:
+                continue
+            if q.localname == "sequenceFlow":
+                cond = el.find(f"{{{V.BPMN_NS}}}conditionExpression")
+                flows[el.get("id")] = Flow(
+                    id=el.get("id"), source=el.get("sourceRef", ""), target=el.get("targetRef", ""),
+                    name=el.get("name"),
+                    condition=(cond.text or "").strip() if cond is not None else None,
+                )
+            elif el.getparent() is proc or etree.QName(el.getparent()).localname == "subProcess":
+                ref = el.get(f"{{{V.CAMUNDA_NS}}}decisionRef")
+                called = el.find(f".//{{{V.ZEEBE_NS}}}calledDecision")
+                if called is not None:
+                    ref = called.get("decisionId")
+                result = el.get(f"{{{V.CAMUNDA_NS}}}resultVariable")
+                if called is not None and called.get("resultVariable"):
+                    result = called.get("resultVariable")
+                nodes[el.get("id")] = BpmnNode(id=el.get("id"), kind=q.localname, name=el.get("name"),
+                                               decision_ref=ref, result_variable=result,
+                                               default_flow=el.get("default"))
+        out[proc.get("id")] = (nodes, flows)
+    return out
+
+
+def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
+    """The view of a model's union graph and its parsed payloads, in one pass."""
+    labels = {s: str(o) for s, o in g.subject_objects(V.RDFS.label) if isinstance(s, URIRef)}
+
+    variables = {
+        s: Variable(iri=s, name=_text(g, s, V.name), datatype=g.value(s, V.datatype), label=labels.get(s))
+        for s in sorted(set(g.subjects(V.RDF.type, V.Variable)), key=str)
+    }
+    bindings = {
+        s: Binding(iri=s, name=_text(g, s, V.name), label=labels.get(s), comment=_text(g, s, V.RDFS.comment))
+        for s in sorted(set(g.subjects(V.RDF.type, V.Binding)), key=str)
+    }
+
+    bpmn = {iri: _bpmn_processes(p) for iri, p in payloads.items() if p.format == "bpmn"}
+    processes = {}
+    for s in sorted(set(g.subjects(V.RDF.type, V.Process)), key=str):
+        payload = g.value(s, V.payload)
+        element = _text(g, s, V.payloadElement)
+        nodes, flows = bpmn.get(payload, {}).get(element, ({}, {}))
+        processes[s] = Process(iri=s, label=labels.get(s), payload=payload, element_id=element,
+                               nodes=nodes, flows=flows, found=element in bpmn.get(payload, {}))
+
+    tasks = {}
+    for kind in (V.UserTask, V.ServiceTask, V.BusinessRuleTask):
+        for s in sorted(set(g.subjects(V.RDF.type, kind)), key=str):
+            form = g.value(s, V.form)
+            decided = g.value(s, V.decidedBy)
+            tasks[s] = Task(
+                iri=s, kind=kind, label=labels.get(s), comment=_text(g, s, V.RDFS.comment),
+                process=g.value(s, V.inProcess), element_id=_text(g, s, V.payloadElement),
+                handler=_text(g, s, V.handler),
+                reads=_sorted(g.objects(s, V.reads)), writes=_sorted(g.objects(s, V.writes)),
+                uses=_sorted(g.objects(s, V.uses)), examples=_examples(g, s),
+                form=form if isinstance(form, URIRef) else None,
+                decided_by=decided if isinstance(decided, URIRef) else None,
+            )
+    gateways = {
+        s: Gateway(iri=s, label=labels.get(s), process=g.value(s, V.inProcess),
+                   element_id=_text(g, s, V.payloadElement))
+        for s in sorted(set(g.subjects(V.RDF.type, V.Gateway)), key=str)
+    }
+
+    decisions = {}
+    for s in sorted(set(g.subjects(V.RDF.type, V.Decision)), key=str):
+        inputs = tuple(sorted(
+            (DecisionInput(node=n, variable=_text(g, n, V.dec_variable), from_path=g.value(n, V.dec_fromPath))
+             for n in g.objects(s, V.dec_input)), key=lambda i: (i.variable or "", str(i.node))))
+        outputs = tuple(sorted(
+            (DecisionOutput(node=n, variable=_text(g, n, V.dec_variable),
+                            process_variable=g.value(n, V.dec_processVariable))
+             for n in g.objects(s, V.dec_output)), key=lambda o: (o.variable or "", str(o.node))))
+        decisions[s] = Decision(iri=s, label=labels.get(s), payload=g.value(s, V.payload),
+                                element_id=_text(g, s, V.dec_payloadElement), inputs=inputs,
+                                outputs=outputs, reads=_sorted(g.objects(s, V.reads)))
+
+    form_iris = {t.form for t in tasks.values() if t.form is not None}
+    form_iris |= {s for s in g.subjects(V.RDF.type, V.SH.NodeShape) if isinstance(s, URIRef)}
+    forms = {s: _form(g, s) for s in sorted(form_iris, key=str)}
+
+    return View(processes=processes, tasks=tasks, gateways=gateways, variables=variables,
+                bindings=bindings, decisions=decisions, forms=forms, labels=labels)

@@ -1,0 +1,123 @@
+"""``seams.lock``: what seams wrote on the project's behalf, so edits by hand show.
+
+Two records live in one JSON file (design §8): the sha256 of every file
+``seams generate`` wrote, keyed by its path relative to the project root, and
+the accepted drafts of ``seams propose`` (ADR-0020), sorted by task. The
+bytes are canonical (keys sorted, two-space indent, one trailing newline), so
+the same lock is always the same file and a diff of it reads well in review.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from seams.errors import ProjectError
+
+if TYPE_CHECKING:
+    from seams.project.layout import Project
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_KEYS = ("drafts", "generated")
+
+
+@dataclass
+class Lock:
+    drafts: list[dict[str, Any]] = field(default_factory=list)
+    generated: dict[str, str] = field(default_factory=dict)
+
+
+def read_lock(project: Project) -> Lock:
+    """The project's lock; an absent file is an empty lock, a malformed one a ProjectError."""
+    path = project.lock_path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Lock()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProjectError(f"{path.name}: cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProjectError(f"{path.name}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    return _lock_from(data, path.name)
+
+
+def _lock_from(data: Any, source: str) -> Lock:
+    if not isinstance(data, dict):
+        raise ProjectError(f"{source}: must hold a JSON object")
+    for key in data:
+        if key not in _KEYS:
+            raise ProjectError(f"{source}: unknown key {key}")
+    drafts = data.get("drafts", [])
+    if not isinstance(drafts, list) or not all(isinstance(d, dict) for d in drafts):
+        raise ProjectError(f"{source}: drafts must be a list of objects")
+    generated = data.get("generated", {})
+    if not isinstance(generated, dict):
+        raise ProjectError(f"{source}: generated must be an object")
+    for path, digest in generated.items():
+        if not isinstance(digest, str) or not _SHA256.match(digest):
+            raise ProjectError(f"{source}: generated.{path} must be a sha256 hex digest")
+    return Lock(drafts=list(drafts), generated=dict(generated))
+
+
+def lock_bytes(lock: Lock) -> bytes:
+    """The canonical bytes: both keys always present, drafts sorted by task."""
+    data = {
+        "drafts": sorted(lock.drafts, key=lambda record: str(record.get("task", ""))),
+        "generated": dict(lock.generated),
+    }
+    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def write_lock(project: Project, lock: Lock) -> bool:
+    """Write the lock when its bytes change; True when the file was written."""
+    return write_if_changed(project.lock_path, lock_bytes(lock))
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Atomically replace ``path`` by ``data`` unless it already holds exactly those bytes.
+
+    Leaving an unchanged file alone keeps its mtime, so build tools and
+    editors watching it see nothing happen when nothing happened.
+    """
+    try:
+        if path.read_bytes() == data:
+            return False
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        pass
+    atomic_write(path, data)
+    return True
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same directory, then ``os.replace``.
+
+    A reader never sees half a file, and a failed write leaves the old one.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, _mode_for(path))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """Keep an existing file's mode; a new file gets what ``open`` would give it
+    (mkstemp's private 0600 would hide generated files from the rest of a team)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask

@@ -1,0 +1,211 @@
+"""Does the rewritten gateway route every input the way the original did?
+
+Shapes, decision checks and generation accept a decision table that is
+well formed but wrong (``> 21`` where the condition said ``> 20``). So the
+suggestion is also run: for sample inputs built from the literals of the
+original conditions, the rules' tests and the fields' shapes, the original
+conditions pick a set of flows, the decision table (with its hit policy)
+picks an output value, and the new conditions over that value pick a set of
+flows. Any difference is a finding naming the gateway, the flow and the input.
+
+Both sides route the same way (``taken``): the non-default flows whose
+condition holds, a flow without a condition always holding, and the
+gateway's default flow when none does. Comparing the whole set rather
+than the engine's first match is stricter on purpose: the rewrite must not
+lean on the order of the flows in the file.
+
+The samples suffice because every condition and test changes its answer
+only at its literals (seams.feel.sample_values): a value on each side of
+each literal, per input, crossed over the inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from itertools import product
+from math import prod
+
+from rdflib import URIRef
+
+from seams import vocab as V
+from seams.findings import Finding
+from seams.lang.condition import Condition, parse_condition
+from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests, sample_values
+from seams.lang.values import kind_of
+from seams.model.loading import Model
+from seams.model.view import Field
+from seams.suggestions.answer import Suggestion, feel_literal
+from seams.suggestions.candidates import Candidate
+
+KIND = "routing"
+MAX_SAMPLES = 5000
+"""Most sample inputs run; above it an evenly spaced, fixed subset of the cross product is used."""
+MAX_FINDINGS = 10
+"""Most differences reported; the first few already say what the rules got wrong."""
+
+
+@dataclass(frozen=True)
+class RoutingResult:
+    samples: int
+    findings: list[Finding]
+
+
+def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) -> RoutingResult:
+    """Compare the original and the suggested routing on every sample input."""
+    names = sorted(set(suggestion.inputs) | set(candidate.names))
+    tests = {name: [parse_unary_tests(text, where=name) for rule in suggestion.rules
+                    for n, text in rule.when if n == name] for name in names}
+    boundaries: dict[str, list[object]] = {name: [] for name in names}
+    for condition in candidate.conditions.values():
+        for name, values in condition.boundaries().items():
+            boundaries[name].extend(values)
+    domains = [_samples(model, candidate.known.get(name), tests[name], boundaries[name]) for name in names]
+    table = [(tuple(parse_unary_tests(text, where=name) for name, text in rule.when),
+              parse_literal(feel_literal(rule.then), where="then")) for rule in suggestion.rules]
+    new_conditions = {flow: parse_condition(text, where=flow) for flow, text in suggestion.conditions}
+    order = [flow.id for flow in candidate.flows]
+
+    combos = _spread(domains)
+    findings: list[Finding] = []
+    for values in combos:
+        env = dict(zip(names, values, strict=True))
+        before = taken(candidate, candidate.conditions, env)
+        hits = [i for i, (entries, _) in enumerate(table)
+                if all(entry.matches(env[name]) for entry, name in zip(entries, suggestion.inputs, strict=True))]
+        if suggestion.hit_policy == "UNIQUE" and len(hits) > 1:
+            rules = " and ".join(str(i + 1) for i in hits)
+            findings.append(Finding(KIND, candidate.element_id, suggestion.decision_id,
+                                    f"{_render(env)} matches rules {rules} of a UNIQUE table"))
+        else:
+            decided = {suggestion.output: table[hits[0]][1] if hits else None}
+            after = taken(candidate, new_conditions, decided)
+            if before != after:
+                flow = next(f for f in order if (f in before) != (f in after))
+                findings.append(Finding(KIND, candidate.element_id, flow,
+                                        f"{_render(env)} took {_flows(before)} before, {_flows(after)} after"))
+        if len(findings) >= MAX_FINDINGS:
+            break
+    return RoutingResult(samples=len(combos), findings=findings)
+
+
+def taken(candidate: Candidate, conditions: dict[str, Condition], env: dict[str, object]) -> list[str]:
+    """The flows the gateway takes for ``env``: every non-default flow whose condition holds
+    (one without a condition always holds), else the default flow, else none."""
+    chosen = [flow for flow in candidate.conditional_flows
+              if flow not in conditions or conditions[flow].evaluate(env)]
+    return chosen or ([candidate.default] if candidate.default else [])
+
+
+def _flows(flows: list[str]) -> str:
+    return " and ".join(flows) if flows else "no flow"
+
+
+def _render(env: dict[str, object]) -> str:
+    """The sample as JSON, numbers as written (a Decimal is not quoted)."""
+    parts = []
+    for name, value in env.items():
+        if isinstance(value, Decimal):
+            text = str(value)
+        elif isinstance(value, date):
+            text = json.dumps(value.isoformat())
+        else:
+            text = json.dumps(value, ensure_ascii=False)
+        parts.append(f"{json.dumps(name)}: {text}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _spread(domains: list[list[object]]) -> list[tuple[object, ...]]:
+    """The cross product, or MAX_SAMPLES evenly spaced members of it (mixed-radix indices)."""
+    total = prod(len(d) for d in domains)
+    if total <= MAX_SAMPLES:
+        return list(product(*domains))
+    picked = []
+    for k in range(MAX_SAMPLES):
+        index, values = k * total // MAX_SAMPLES, []
+        for domain in reversed(domains):
+            index, digit = divmod(index, len(domain))
+            values.append(domain[digit])
+        picked.append(tuple(reversed(values)))
+    return picked
+
+
+def _samples(model: Model, variable: URIRef | None, tests: list[UnaryTests],
+             boundaries: list[object]) -> list[object]:
+    """One input's samples: around the rules' and conditions' literals and the shape's bounds,
+    kept to the variable's datatype and its shape's domain."""
+    view = model.view
+    datatype = view.variables[variable].datatype if variable in view.variables else None
+    fields = [f for form in view.forms.values() for f in form.fields
+              if variable is not None and f.path == variable]
+    literals = [parse_unary_tests(feel_literal(value), where="sample")
+                for value in boundaries + _bounds(fields) if _literal_ok(value)]
+    found = sample_values([*tests, *literals])
+    if datatype == V.XSD.boolean or any(kind_of(v) == "boolean" for v in found):
+        found += [False, True]
+    for field in fields:
+        found += list(field.in_values or ())
+    values = [_typed(v, datatype) for v in found]
+    values = [v for v in values if v is not None and all(_allowed(v, f) for f in fields)]
+    unique: dict[tuple[str, object], object] = {}
+    for value in values:
+        unique.setdefault((kind_of(value), value), value)
+    ordered = sorted(unique.values(), key=lambda v: (kind_of(v), str(v) if kind_of(v) == "date" else v))
+    if datatype != V.XSD.integer:
+        ordered = _with_midpoints(ordered)
+    return ordered or [_default(datatype)]
+
+
+def _with_midpoints(values: list[object]) -> list[object]:
+    """A number between each two neighbouring numbers, so a decimal input meets the
+    gaps between integer literals too (``> 1000`` and ``>= 1001`` differ at 1000.5)."""
+    out: list[object] = []
+    for value in values:
+        previous = out[-1] if out else None
+        if kind_of(value) == "number" and kind_of(previous) == "number":
+            out.append((Decimal(previous) + Decimal(value)) / 2)
+        out.append(value)
+    return out
+
+
+def _literal_ok(value: object) -> bool:
+    return kind_of(value) in ("number", "string", "boolean", "date")
+
+
+def _bounds(fields: Iterable[Field]) -> list[object]:
+    return [b for f in fields for b in (f.min_inclusive, f.max_inclusive, f.min_exclusive, f.max_exclusive)
+            if b is not None]
+
+
+def _typed(value: object, datatype: URIRef | None) -> object | None:
+    """The value as the variable's datatype holds it, or None when it cannot hold it."""
+    kind = kind_of(value)
+    if datatype == V.XSD.integer:
+        if kind != "number" or value != int(value):
+            return None
+        return int(value)
+    if datatype == V.XSD.decimal:
+        return value if kind == "number" else None
+    expected = {V.XSD.string: "string", V.XSD.boolean: "boolean", V.XSD.date: "date"}.get(datatype)
+    return value if expected is None or kind == expected else None
+
+
+def _allowed(value: object, field: Field) -> bool:
+    """Whether the field's shape admits the value (sh:in and the numeric bounds)."""
+    if field.in_values is not None and not any(kind_of(value) == kind_of(v) and value == v
+                                                for v in field.in_values):
+        return False
+    if kind_of(value) != "number":
+        return True
+    checks = ((field.min_inclusive, lambda b: value >= b), (field.max_inclusive, lambda b: value <= b),
+              (field.min_exclusive, lambda b: value > b), (field.max_exclusive, lambda b: value < b))
+    return all(bound is None or kind_of(bound) != "number" or test(bound) for bound, test in checks)
+
+
+def _default(datatype: URIRef | None) -> object:
+    """A value for an input nothing constrains: any one value routes like all others."""
+    return {V.XSD.integer: 0, V.XSD.decimal: Decimal(0), V.XSD.boolean: False,
+            V.XSD.date: date(2000, 1, 1)}.get(datatype, "")

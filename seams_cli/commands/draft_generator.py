@@ -1,0 +1,131 @@
+"""``seams draft-generator NAME --reference FILE``: a generator drafted by the provider,
+kept only when its golden test passes (ADR-0029).
+
+Every refusal that needs no answer (the name, the reference, an occupied
+DIR, the project, the provider) comes before the provider is asked. The
+answer's three texts then pass the cheap checks (extract step, no logic,
+no restated label) and the scaffold assembled with them passes its four
+golden items in a scratch directory before DIR or the cache is touched.
+Every error exits 1, project errors included. Lines and cache key:
+docs/draft-generator.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from seams.errors import DraftGeneratorError, SeamsError
+from seams.generators.new_generator import default_out, scaffold, write
+from seams.generators.package import package_name
+from seams.generators.package_rules import check_extract, check_no_logic, check_no_restated_label
+from seams.model.loading import load_model
+from seams.project.layout import load_project
+from seams_cli.commands import new_generator
+from seams_cli.llm.prompting import fill, load_template, quote
+from seams_cli.llm.provider import (
+    add_provider_arguments,
+    cache_key,
+    cached_answer,
+    call_provider,
+    chosen_llm_model,
+    chosen_provider,
+    read_cached,
+    say,
+    say_provider,
+    strip_fence,
+    write_cached,
+)
+from seams_cli.options import add_project_arguments
+from seams_cli.workflows.generator_draft import (
+    DraftAnswer,
+    assemble,
+    golden_failures,
+    model_names,
+    names_text,
+    parse_answer,
+)
+
+EXIT_CODES = {SeamsError: 1}
+"""ADR-0029: every error of this command exits 1, a project error too."""
+TEMPLATE = "draft-generator-v1.txt"
+CACHE_DIR = "generator-drafts"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """new-generator's NAME, --reference, --out and --force, then the provider and project options."""
+    new_generator.add_arguments(parser)
+    add_provider_arguments(parser)
+    add_project_arguments(parser)
+
+
+def build_prompt(*, reference_name: str, reference: str, names: Sequence[tuple[str, str]], package: str) -> str:
+    """The draft-generator-v1 prompt: the reference's file name and text, the model's
+    ``IRI<TAB>label`` lines and the scaffold's package module, each a DATA block.
+    A pure function of its arguments, byte for byte."""
+    return fill(load_template(TEMPLATE), {
+        "reference_name": quote(reference_name, label="reference name"),
+        "reference": quote(reference, label="reference"),
+        "names": quote(names_text(list(names)) or "(the model has no labelled subjects)", label="names"),
+        "package": quote(package, label="package module"),
+    })
+
+
+def run(args: argparse.Namespace) -> int:
+    reference_path = Path(args.reference)
+    default_files = scaffold(args.name, reference_path)  # the name and reference refusals
+    out = Path(args.out) if args.out else default_out(args.name)
+    write({}, out, force=args.force)  # refuses an occupied DIR now, writes nothing
+    project = load_project(args.project, model=args.model)
+    model = load_model(project)
+    provider = chosen_provider(args.provider, project.config)
+    llm_model = chosen_llm_model(args.llm_model, project.config)
+    package = package_name(args.name)
+    reference = default_files[f"{package}/templates/{reference_path.name}"].decode("utf-8")  # verbatim
+    package_module = default_files[f"{package}/__init__.py"].decode("utf-8")
+    names = model_names(model)
+    prompt = build_prompt(reference_name=reference_path.name, reference=reference, names=names,
+                          package=package_module)
+
+    say(f"prompt {hashlib.sha256(prompt.encode('utf-8')).hexdigest()}")
+    say_provider(provider, llm_model)
+    reference_sha = hashlib.sha256(reference.encode("utf-8")).hexdigest()  # the file's bytes: strict UTF-8
+    key = cache_key([reference_sha, model.hash, TEMPLATE, provider], llm_model=llm_model)
+    cached_path = project.cache_dir / CACHE_DIR / f"{key}.json"
+
+    def ask() -> DraftAnswer:
+        text = call_provider(provider, prompt, timeout=project.config.propose.timeout,
+                             llm_model=llm_model, cwd=project.root)
+        return parse_answer(strip_fence(text))
+
+    answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask)  # kept once the golden test passed
+
+    check_extract(answer.extract, package_module)
+    check_no_logic(answer.template)
+    check_no_restated_label(answer.template, reference, names)
+    files = assemble(args.name, reference_path, answer)
+    failures = golden_failures(model, f"seams-{args.name}", files, reference_path.name,
+                               timeout=project.config.propose.timeout)
+    if failures:
+        raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
+                                  details=[f"failed {line}" for line in failures])
+    say("tests passed")
+    written = write(files, out, force=args.force)
+    if not hit:
+        write_cached(project.cache_dir, cached_path, answer.cache_text())
+    for path in written:
+        say(f"wrote {path.as_posix()}")
+    return 0
+
+
+def _cached_answer(path: Path) -> DraftAnswer | None:
+    """A stored answer, or None when there is none or it no longer reads as one."""
+    text = read_cached(path)
+    if text is None:
+        return None
+    try:
+        return parse_answer(text)
+    except DraftGeneratorError:
+        return None

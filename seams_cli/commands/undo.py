@@ -1,0 +1,26 @@
+"""``seams undo``: restore the files the last applied change replaced.
+
+Everything that decides (the record, the sha256 check, the all-or-none
+restore) is in ``seams_edit.undo``; this module only finds the project and
+prints one ``restored <path>`` line per file. A refusal or an empty history
+is an EditError, which the CLI's error handler turns into a line and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from seams.project.layout import find_project_root
+from seams_edit.undo import undo_last
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project", type=Path, metavar="DIR", help="the project directory (default: walk up to seams.toml)")
+
+
+def run(args: argparse.Namespace) -> int:
+    root = find_project_root(None, args.project)
+    for path in undo_last(root):
+        print(f"restored {path.relative_to(root).as_posix()}")
+    return 0

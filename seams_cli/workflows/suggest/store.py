@@ -1,0 +1,160 @@
+"""Pending suggestions and cached provider answers under ``.seams/suggestions/``.
+
+Ids and cache keys use the provider module's key encoding: the hex sha256 of
+the fields as a compact JSON array of strings, UTF-8 (see
+seams_cli.provider.cache_key; documented in docs/suggest.md), so no two
+different field lists share a key whatever the fields contain.
+
+* cache key: model hash, template, provider command[, LLM model]
+* suggestion id: model hash, template, provider command, response[, LLM model]
+
+The LLM model is appended only when one is named, as ADR-0020's amendment
+asks, so keys made without one keep their value.
+
+Layout: ``cache/<key>.json`` holds a successful response; ``<id>/``
+holds ``suggestion.json`` and one ``<relpath with / as __>.diff`` per
+changed file. ``suggestion.json`` is written last, so a directory without it
+is an interrupted write and is neither listed nor accepted.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from seams.errors import ResolutionError
+from seams.project.layout import Project
+from seams.project.lock import atomic_write
+from seams_cli.llm.provider import cache_key as key_of
+from seams_edit.files import ensure_local_dir
+
+SUGGESTIONS_DIR = "suggestions"
+CACHE_DIR = "cache"
+RECORD_NAME = "suggestion.json"
+ID_PATTERN = re.compile(r"^[0-9a-f]{64}$")
+
+
+def cache_key(model_hash: str, template: str, provider: str, llm_model: str | None) -> str:
+    return key_of([model_hash, template, provider], llm_model=llm_model)
+
+
+def suggestion_id(model_hash: str, template: str, provider: str, response: str, llm_model: str | None) -> str:
+    return key_of([model_hash, template, provider, response], llm_model=llm_model)
+
+
+def suggestions_dir(project: Project) -> Path:
+    return project.cache_dir / SUGGESTIONS_DIR
+
+
+def read_cache(project: Project, key: str) -> str | None:
+    """The cached response for ``key``, or None (a damaged entry counts as a miss)."""
+    path = suggestions_dir(project) / CACHE_DIR / f"{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    response = data.get("response") if isinstance(data, dict) else None
+    return response if isinstance(response, str) and response else None
+
+
+def write_cache(project: Project, key: str, response: str, about: dict[str, str]) -> None:
+    """Keep a successful response; ``about`` records what the key was made of, for people."""
+    write_atomic(suggestions_dir(project) / CACHE_DIR / f"{key}.json",
+                 json_bytes({**about, "response": response}), project)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One stored suggestion, as ``suggestion.json`` holds it."""
+
+    id: str
+    kind: str
+    gateway: str
+    model_hash: str
+    template: str
+    provider: str
+    llm_model: str | None
+    files: tuple[str, ...]  # changed files, project-relative posix paths
+    suggestion: dict[str, Any]
+
+    def record(self) -> dict[str, Any]:
+        record = {"id": self.id, "kind": self.kind, "gateway": self.gateway, "model_hash": self.model_hash,
+                  "template": self.template, "provider": self.provider, "files": list(self.files),
+                  "suggestion": self.suggestion}
+        if self.llm_model:
+            record["llm_model"] = self.llm_model
+        return record
+
+
+def store_pending(project: Project, pending: Pending, diffs: dict[str, bytes]) -> Path:
+    """Write the diffs, then suggestion.json; returns the entry's directory."""
+    entry = suggestions_dir(project) / pending.id
+    for relpath, diff in sorted(diffs.items()):
+        write_atomic(entry / diff_name(relpath), diff, project)
+    write_atomic(entry / RECORD_NAME, json_bytes(pending.record()), project)
+    return entry
+
+
+def load_pending(project: Project, suggestion: str) -> Pending:
+    """The stored suggestion ``suggestion`` (an id already checked against ID_PATTERN)."""
+    path = suggestions_dir(project) / suggestion / RECORD_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+        return Pending(id=data["id"], kind=data["kind"], gateway=data["gateway"],
+                       model_hash=data["model_hash"], template=data["template"], provider=data["provider"],
+                       llm_model=data.get("llm_model"), files=tuple(data["files"]),
+                       suggestion=data["suggestion"])
+    except FileNotFoundError:
+        raise ResolutionError(f"no pending suggestion {suggestion} (seams suggest --list shows them)") from None
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ResolutionError(f"{project.relative(path)}: not a readable suggestion record") from None
+
+
+def list_pending(project: Project) -> list[Pending]:
+    """Every complete pending suggestion, by id; unreadable entries are skipped."""
+    found = []
+    root = suggestions_dir(project)
+    for entry in sorted(root.iterdir()) if root.is_dir() else ():
+        if ID_PATTERN.match(entry.name) and (entry / RECORD_NAME).is_file():
+            try:
+                found.append(load_pending(project, entry.name))
+            except ResolutionError:
+                continue
+    return found
+
+
+def remove_pending(project: Project, suggestion: str) -> None:
+    shutil.rmtree(suggestions_dir(project) / suggestion, ignore_errors=True)
+
+
+def diff_name(relpath: str) -> str:
+    return relpath.replace("/", "__") + ".diff"
+
+
+def unified_diff(relpath: str, old: bytes | None, new: bytes) -> bytes:
+    """A ``git apply``-style unified diff of one file (``/dev/null`` for a new one)."""
+    before = old.decode("utf-8").splitlines(keepends=True) if old is not None else []
+    after = new.decode("utf-8").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, fromfile=f"a/{relpath}" if old is not None else "/dev/null",
+                                 tofile=f"b/{relpath}")
+    out = []
+    for line in lines:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out).encode("utf-8")
+
+
+def json_bytes(data: Any) -> bytes:
+    """Keys sorted, two-space indent, one trailing newline; exact decimals written as numbers."""
+    return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=float) + "\n").encode("utf-8")
+
+
+def write_atomic(path: Path, data: bytes, project: Project) -> None:
+    """An atomic write that also keeps ``.seams`` ignored by git."""
+    ensure_local_dir(project.root, path.parent)
+    atomic_write(path, data)
