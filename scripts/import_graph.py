@@ -51,7 +51,7 @@ def imports_of(path: Path, modules: set[str], name: str | None = None) -> set[st
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*anchor, *([base] if base else [])])
-            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            targets = [f"{base}.{alias.name}" for alias in node.names]
         for target in targets:
             while target and target not in modules:
                 target = target.rpartition(".")[0]
