@@ -23,7 +23,8 @@ import pytest
 
 from pytest_seams import MODEL_ONLY
 from pytest_seams.acceptance import TaskSpec, acceptance_items, task_specs
-from pytest_seams.gates import LOCK_GATES, MODEL_GATES, Source, call_source, gate_items
+from pytest_seams.gates import gate_items
+from seams.checks.registry import LOCK_GATES, MODEL_GATES, Gate, Source
 from seams.model.loading import load_model
 
 
@@ -31,18 +32,18 @@ from seams.model.loading import load_model
 class Plan:
     """What a seams.toml collects, in order: model gates, tasks, lock gates."""
 
-    model_gates: dict[str, Source]
+    model_gates: tuple[Gate, ...]
     tasks: list[tuple[str, TaskSpec]]
-    lock_gates: dict[str, Source]
+    lock_gates: tuple[Gate, ...]
 
 
 def plan(project: Any, model: Any, *, only: Any = None, check: bool = False) -> Plan:
     """The one place that decides the items, for the collector and ``expected_items`` alike."""
     if only == MODEL_ONLY:
-        return Plan(MODEL_GATES, [], {})
+        return Plan(MODEL_GATES, [], ())
     if only is not None:
-        return Plan({}, task_specs(project, model, only), {})
-    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else {})
+        return Plan((), task_specs(project, model, only), ())
+    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else ())
 
 
 class SeamsFile(pytest.File):
@@ -60,15 +61,15 @@ class SeamsFile(pytest.File):
         except SeamsError as exc:
             raise self.CollectError(f"seams: {str(exc).splitlines()[0]}") from None
         self._findings: dict[Source, list] = {}
-        yield from gate_items(self, items.model_gates, lock=False)
+        yield from gate_items(self, items.model_gates)
         for name, spec in items.tasks:
             yield TaskNode.from_parent(self, name=name, spec=spec)
-        yield from gate_items(self, items.lock_gates, lock=True)
+        yield from gate_items(self, items.lock_gates)
 
     def findings(self, source: Source) -> list:
         """A check function's findings, computed once for all the items that filter them."""
         if source not in self._findings:
-            self._findings[source] = call_source(source, self.project, self.model)
+            self._findings[source] = source.findings(self.project, self.model)
         return self._findings[source]
 
 

@@ -25,7 +25,7 @@ def expected_items(project: Project, model: Model, *, task: Any = None,
     items), ``task="model"`` the model gates, or any other ``task`` (a Task, IRI, prefixed
     name, BPMN id or handler name) that task's acceptance items."""
     items = plan(project, model, only=task, check=check)
-    names = [f"{CONFIG_NAME}::{gate}" for gate in items.model_gates]
+    names = [f"{CONFIG_NAME}::{gate.name}" for gate in items.model_gates]
     for node, spec in items.tasks:
         names += [f"{CONFIG_NAME}::{node}::{item}" for item in spec.item_names()]
-    return names + [f"{CONFIG_NAME}::{gate}" for gate in items.lock_gates]
+    return names + [f"{CONFIG_NAME}::{gate.name}" for gate in items.lock_gates]

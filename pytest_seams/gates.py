@@ -1,48 +1,28 @@
-"""The model-wide gates: shapes, decisions, generate, and the lock items of ``--seams-check``.
+"""The model-wide gates as items: shapes, decisions, generate, and the lock items of ``--seams-check``.
 
-Each gate is one item whose findings come from the function that owns the
-check (the same one ``seams check`` calls), so the plugin and the CLI report
-the same problems line for line. The lock items never call a provider: they
-only compare files and hashes with ``seams.lock``.
+The gates themselves (names, check functions, finding kinds) are defined once
+in seams.checks.registry; this module only turns each into an item whose
+findings come from the function that owns the check (the same one ``seams
+check`` calls), so the plugin and the CLI report the same problems line for
+line. The lock items never call a provider: they only compare files and
+hashes with ``seams.lock``.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, NamedTuple
+from typing import Any
 
 from pytest_seams.items import GateItem
-
-
-class Source(NamedTuple):
-    module: str
-    function: str
-    needs_project: bool  # called as f(project, model), else f(model)
-
-
-MODEL_GATES: dict[str, Source] = {
-    "shapes": Source("seams.checks.shapes", "shape_findings", False),
-    "decisions": Source("seams.checks.decisions", "decision_findings", False),
-    "generate": Source("seams.generators.generate", "generate_findings", True),
-}
-
-# the order of seams.checks.LOCK_KINDS, so the items run in the order `seams check` prints
-LOCK_GATES: dict[str, Source] = {
-    "generated-stale": Source("seams.generators.generate", "generated_findings", True),
-    "generated-hand-edited": Source("seams.generators.generate", "generated_findings", True),
-    "draft-stale": Source("seams.checks.handler_drafts", "draft_findings", True),
-    "draft-hand-edited": Source("seams.checks.handler_drafts", "draft_findings", True),
-}
+from seams.checks.registry import Gate
 
 
 class FindingsItem(GateItem):
     """A gate whose findings come from one check function; a lock gate keeps only its kind."""
 
-    def __init__(self, *, source: Source, only_kind: str | None, **kwargs):
+    def __init__(self, *, spec: Gate, **kwargs):
         super().__init__(**kwargs)
-        self.gate = self.name  # the gate names are the item names: shapes, draft-stale, ...
-        self.source = source
-        self.only_kind = only_kind
+        self.gate = spec.name  # the gate names are the item names: shapes, draft-stale, ...
+        self.spec = spec
 
     def reportinfo(self):
         return self.path, None, f"{self.gate}: {self.subject}"
@@ -52,23 +32,18 @@ class FindingsItem(GateItem):
         from seams.findings import Finding
 
         try:
-            findings = self.parent.findings(self.source)
+            findings = self.parent.findings(self.spec.source)
         except SeamsError as exc:  # an unreadable lock, say: one finding, not a traceback
             self.fail_with([Finding(self.gate, self.subject, None, str(exc))])
-        if self.only_kind is not None:
-            findings = [f for f in findings if f.kind == self.only_kind]
+        if self.spec.only_kind is not None:
+            findings = [f for f in findings if f.kind == self.spec.only_kind]
         if findings:
             self.fail_with(findings)
 
 
-def gate_items(parent: Any, gates: dict[str, Source], *, lock: bool) -> list[FindingsItem]:
-    """One item per gate of ``gates`` (MODEL_GATES or LOCK_GATES) under a SeamsFile."""
-    subject = "seams.lock" if lock else parent.project.relative(parent.model.trig_path)
-    return [FindingsItem.from_parent(parent, name=name, source=source, subject=subject,
-                                     only_kind=name if lock else None)
-            for name, source in gates.items()]
-
-
-def call_source(source: Source, project: Any, model: Any) -> list:
-    function = getattr(importlib.import_module(source.module), source.function)
-    return list(function(project, model) if source.needs_project else function(model))
+def gate_items(parent: Any, gates: tuple[Gate, ...]) -> list[FindingsItem]:
+    """One item per gate of ``gates`` (the registry's MODEL_GATES or LOCK_GATES) under a SeamsFile."""
+    model_subject = parent.project.relative(parent.model.trig_path)
+    return [FindingsItem.from_parent(parent, name=g.name, spec=g,
+                                     subject="seams.lock" if g.lock else model_subject)
+            for g in gates]

@@ -1,9 +1,10 @@
 """The seams pytest plugin (entry point ``pytest11``: ``seams = "pytest_seams.plugin"``).
 
 Every pytest run on the machine loads this module, so it imports nothing but
-pytest and the standard library: the collectors (and with them rdflib, pyshacl,
-lxml and the seams core) are imported only when a ``seams.toml`` or a
-generator package's golden file is actually collected.
+pytest, the standard library and the gate registry (seams.checks.registry,
+plain data, for the options' help): the collectors (and with them rdflib,
+pyshacl, lxml and the rest of the seams core) are imported only when a
+``seams.toml`` or a generator package's golden file is actually collected.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ PROPERTY = "seams"  # the user_properties entry that carries an item's gate and 
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    from seams.checks.registry import LOCK_GATE_NAMES
+
     group = parser.getgroup("seams", "seams model gates")
     group.addoption("--seams-check", action="store_true", default=False,
-                    help="also collect the lock items: generated-stale, generated-hand-edited, "
-                         "draft-stale, draft-hand-edited (never calls a provider)")
+                    help=f"also collect the lock items: {', '.join(LOCK_GATE_NAMES)} "
+                         "(never calls a provider)")
     group.addoption("--seams-only", metavar="model|TASK", default=None,
                     help="collect only the model gates (model), or only the acceptance items "
                          "of one service task (IRI, prefixed name, BPMN id or handler name)")

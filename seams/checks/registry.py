@@ -1,13 +1,23 @@
-"""Everything ``seams check`` (and the plugin's gate items) report, in one place.
+"""The gates, defined once: name -> check function -> finding kinds.
 
-Each source of findings lives with its concern (shapes, decisions,
-generation, the lock, drafts); this module only fixes their order so the
-CLI and the pytest items agree line for line.
+A *gate* is one acceptance check with a stable name (``shapes``,
+``draft-stale``); a *finding kind* is what its findings say they are
+(``shape``, ``draft-stale``). ``seams check``, the plugin's gate items
+(``seams.toml::<gate>``), ``--seams-only model``, the scratch sessions of
+the LLM workflows and the gate table in docs/plugin.md all read this
+registry, so a gate added here appears everywhere at once.
+
+Each check function lives with its concern (shapes, decisions, generation,
+the lock, drafts) and is imported only when it runs: the pytest plugin reads
+the registry in every session without loading rdflib.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from seams.findings import Finding
 
@@ -15,28 +25,124 @@ if TYPE_CHECKING:
     from seams.model.loading import Model
     from seams.project.layout import Project
 
-MODEL_KINDS = ("shape", "decision", "generate")
-LOCK_KINDS = ("generated-stale", "generated-hand-edited", "draft-stale", "draft-hand-edited")
+
+@dataclass(frozen=True)
+class Source:
+    """A check function, by module and name; ``needs_project``: called as f(project, model)."""
+
+    module: str
+    function: str
+    needs_project: bool
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.function}"
+
+    def load(self) -> Callable[..., Any]:
+        return getattr(importlib.import_module(self.module), self.function)
+
+    def findings(self, project: Project | None, model: Model) -> list[Finding]:
+        function = self.load()
+        if not self.needs_project:
+            return list(function(model))
+        if project is None:
+            raise ValueError(f"{self.qualname} needs the project")
+        return list(function(project, model))
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One gate: its item name, the function whose findings it reports, and their kinds.
+
+    A lock gate shares its function with another gate and keeps only the
+    findings of its own kind (``only_kind``)."""
+
+    name: str
+    source: Source
+    kinds: tuple[str, ...]
+    lock: bool = False
+    about: str = ""
+
+    @property
+    def only_kind(self) -> str | None:
+        return self.kinds[0] if self.lock else None
+
+
+_SHAPES = Source("seams.checks.shapes", "shape_findings", False)
+_DECISIONS = Source("seams.checks.decisions", "decision_findings", False)
+_GENERATE = Source("seams.generators.generate", "generate_findings", True)
+_GENERATED = Source("seams.generators.generate", "generated_findings", True)
+_DRAFTS = Source("seams.checks.handler_drafts", "draft_findings", True)
+
+MODEL_GATES: tuple[Gate, ...] = (
+    Gate("shapes", _SHAPES, ("shape",), about="the seam shapes"),
+    Gate("decisions", _DECISIONS, ("decision",), about="decisions, DMN tables, flow conditions"),
+    Gate("generate", _GENERATE, ("generate",), about="every configured generator runs"),
+)
+"""The gates of the model itself, in the order ``seams check`` prints them (``--seams-only model``)."""
+
+LOCK_GATES: tuple[Gate, ...] = (
+    Gate("generated-stale", _GENERATED, ("generated-stale",), lock=True,
+         about="regenerating would change, add or remove a file"),
+    Gate("generated-hand-edited", _GENERATED, ("generated-hand-edited",), lock=True,
+         about="a generated file differs from seams.lock"),
+    Gate("draft-stale", _DRAFTS, ("draft-stale",), lock=True,
+         about="an accepted draft's context changed"),
+    Gate("draft-hand-edited", _DRAFTS, ("draft-hand-edited",), lock=True,
+         about="an accepted draft differs from seams.lock"),
+)
+"""The lock gates (``pytest --seams-check``): they compare files and hashes, never call a provider."""
+
+GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
+MODEL_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in MODEL_GATES)
+LOCK_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in LOCK_GATES)
+MODEL_KINDS: tuple[str, ...] = tuple(kind for gate in MODEL_GATES for kind in gate.kinds)
+LOCK_KINDS: tuple[str, ...] = tuple(kind for gate in LOCK_GATES for kind in gate.kinds)
+
+
+def gate(name: str) -> Gate:
+    """The gate called ``name``; a KeyError names the gates there are."""
+    for candidate in GATES:
+        if candidate.name == name:
+            return candidate
+    raise KeyError(f"no gate {name!r} (gates: {', '.join(g.name for g in GATES)})")
+
+
+def gate_of_kind(kind: str) -> Gate | None:
+    """The gate that reports findings of ``kind`` (``shape`` -> ``shapes``)."""
+    return next((g for g in GATES if kind in g.kinds), None)
+
+
+def sources(gates: tuple[Gate, ...]) -> list[Source]:
+    """The distinct check functions of ``gates``, in gate order (a lock function once)."""
+    return list(dict.fromkeys(g.source for g in gates))
+
+
+def findings_of(gates: tuple[Gate, ...], project: Project, model: Model) -> list[Finding]:
+    """Every finding of ``gates``, each function called once, in gate order."""
+    return [f for source in sources(gates) for f in source.findings(project, model)]
 
 
 def model_findings(model: Model) -> list[Finding]:
-    """Shapes and decision checks: is the model sound?"""
-    from seams.checks.decisions import decision_findings
-    from seams.checks.shapes import shape_findings
-
-    return [*shape_findings(model), *decision_findings(model)]
+    """Shapes and decision checks: is the model sound? (the model gates but generation)"""
+    return [f for g in MODEL_GATES if not g.source.needs_project for f in g.source.findings(None, model)]
 
 
 def lock_findings(project: Project, model: Model) -> list[Finding]:
     """Generated files and accepted drafts against ``seams.lock``."""
-    from seams.checks.handler_drafts import draft_findings
-    from seams.generators.generate import generated_findings
-
-    return [*generated_findings(project, model), *draft_findings(project, model)]
+    return findings_of(LOCK_GATES, project, model)
 
 
 def all_findings(project: Project, model: Model) -> list[Finding]:
-    """What ``seams check`` prints: model, generation (kind ``generate``), then lock kinds."""
-    from seams.generators.generate import generate_findings
+    """What ``seams check`` prints: every gate's findings, model gates first, then the lock's."""
+    return findings_of(GATES, project, model)
 
-    return [*model_findings(model), *generate_findings(project, model), *lock_findings(project, model)]
+
+def markdown_table() -> str:
+    """The gate table of docs/plugin.md (a test keeps the two equal)."""
+    rows = ["| gate | item | checks | function | finding kinds |", "| --- | --- | --- | --- | --- |"]
+    for g in GATES:
+        item = f"`seams.toml::{g.name}`" + (" (`--seams-check`)" if g.lock else "")
+        kinds = ", ".join(f"`{kind}`" for kind in g.kinds)
+        rows.append(f"| `{g.name}` | {item} | {g.about} | `{g.source.qualname}` | {kinds} |")
+    return "\n".join(rows) + "\n"

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from seams.checks.registry import MODEL_GATE_NAMES
 from seams.errors import GeneratorError
 from seams.model.loading import Model
 from seams.project.layout import Project
 from seams_cli.workflows.scratch import scratch_project
 from seams_edit import apply
-
-MODEL_GATES = ("shapes", "decisions", "generate")
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes]) -
         if result.timed_out:
             raise GeneratorError(f"the scratch check timed out after {timeout:g} s")
         verdicts = []
-        for gate in MODEL_GATES:
+        for gate in MODEL_GATE_NAMES:
             items = [item for item in result.items if item.gate == gate]
             if not items:
                 raise GeneratorError(f"the scratch check ran no {gate} item"
