@@ -175,7 +175,8 @@ def test_extract_steps_that_change_the_judge_are_refused(source, message):
 def test_failure_lines_name_failed_missing_and_stray_items_and_a_timeout():
     from pytest_seams.runner import ItemResult, SessionResult
     from seams.findings import Finding
-    from seams_cli.workflows.generator_draft import _failure_lines, expected_items
+    from seams_cli.verdicts import golden_lines
+    from seams_cli.workflows.generator_draft import expected_items
 
     expected = expected_items("r.md")
     items = [ItemResult(expected[0], expected[0], "golden", "failed",
@@ -184,7 +185,7 @@ def test_failure_lines_name_failed_missing_and_stray_items_and_a_timeout():
              ItemResult(expected[2], expected[2], "parses", "skipped", text="\n  skipped: why\n"),
              ItemResult("tests/test_x.py", "tests/test_x.py", "collect", "error", text="ImportError: x")]
     result = SessionResult(items=items, timed_out=True, exit_status=None, error="stopped")
-    assert _failure_lines(result, expected, 2.5) == [
+    assert golden_lines(result, expected, timeout=2.5) == [
         "tests/golden/r.md::golden: the rendered output differs",
         "tests/golden/r.md::parses: skipped: why",
         "tests/golden/r.md::sources: did not run",

@@ -14,13 +14,12 @@ import argparse
 import ast
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_seams.acceptance import acceptance_source
 from pytest_seams.expected import expected_items
-from pytest_seams.runner import ItemResult, run_session
+from pytest_seams.runner import run_session
 from seams.checks.handler_drafts import draft_record, record_draft
 from seams.errors import ProjectError, SeamsError
 from seams.generators.pysource import is_identifier
@@ -42,18 +41,17 @@ from seams_cli.llm.provider import (
     read_cached,
     say,
     say_provider,
-    strip_escapes,
     strip_fence,
     write_cached,
 )
 from seams_cli.options import add_project_arguments
+from seams_cli.verdicts import propose_lines
 from seams_cli.workflows.scratch import scratch_project
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 
 TEMPLATE = "draft-v1.txt"
 DRAFTS_DIR = "drafts"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,22 +152,7 @@ def _rejections(project: Project, model: Model, task: Task, target: Path, draft:
         atomic_write(scratch.path_of(project, target), draft.encode("utf-8"))
         result = run_session(scratch.root, select=str(task.iri), timeout=project.config.propose.timeout,
                              env=scratch.env())
-        if result.passed_all(expected):
-            return []
-        lines = [f"failed {item.name}{_reason(item, scratch.root)}" for item in result.failures()]
-    outcomes = {item.name: item.outcome for item in result.items}
-    lines += [f"failed {name}: {'was skipped' if outcomes.get(name) == 'skipped' else 'did not run'}"
-              for name in expected if outcomes.get(name) not in ("passed", "failed", "error")]
-    return lines or [f"failed {module}: {result.error or 'the acceptance session did not pass'}"]
-
-
-def _reason(item: ItemResult, scratch_root: Path) -> str:
-    """One safe line about why an item failed: its first finding, else its text."""
-    text = item.findings[0].message if item.findings else (item.text or "")
-    text = strip_escapes(text).replace(f"{scratch_root}/", "").replace(str(scratch_root), ".")
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    line = _CONTROL.sub(" ", line)
-    return f": {line[:200]}" if line else ""
+        return propose_lines(result, expected, scratch_root=scratch.root, module=module)
 
 
 def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:

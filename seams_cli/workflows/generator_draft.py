@@ -11,7 +11,6 @@ exit status. ``seams_cli.draft_generator`` puts these parts together.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,15 +23,14 @@ from rdflib import URIRef
 from seams import vocab
 from seams.errors import DraftGeneratorError
 from seams.generators.new_generator import scaffold
+from seams_cli.verdicts import golden_lines
 from seams_cli.workflows.scratch import scratch_project
 
 if TYPE_CHECKING:
-    from pytest_seams.runner import ItemResult, SessionResult
     from seams.model.loading import Model
 
 ANSWER_KEYS = ("extract", "template", "golden")
 GOLDEN_GATES = ("golden", "determinism", "parses", "sources")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
@@ -129,39 +127,5 @@ def golden_failures(model: Model, package_dir_name: str, files: dict[str, bytes]
     expected = expected_items(reference_name)
     with scratch_package(model, package_dir_name, files) as (package_dir, env, scratch_root):
         result = run_session(package_dir, select="tests", timeout=timeout, env=env)
-        if result.passed_all(expected):
-            return []
-        scrub = {str(package_dir): package_dir_name, f"{scratch_root}/": "", str(scratch_root): "."}
-        return [_scrubbed(line, scrub) for line in _failure_lines(result, expected, timeout)]
-
-
-def _failure_lines(result: SessionResult, expected: list[str], timeout: float) -> list[str]:
-    """An expected item that failed or never reported, then anything else that failed."""
-    reported = {item.name: item for item in result.items}
-    lines = []
-    for name in expected:
-        item = reported.get(name)
-        if item is None:
-            lines.append(f"{name}: did not run")
-        elif item.outcome != "passed":
-            lines.append(f"{name}: {_reason(item)}")
-    lines += [f"{item.name}: {_reason(item)}" for item in result.failures() if item.name not in expected]
-    if result.timed_out:
-        lines.append(f"tests: the golden session timed out after {timeout:g} s")
-    elif result.error or not lines:
-        lines.append(f"tests: {result.error or 'the golden session did not pass'}")
-    return lines
-
-
-def _reason(item: ItemResult) -> str:
-    """One line about why an item failed: its first finding, else the first line of its text."""
-    if item.findings:
-        return item.findings[0].message
-    text = next((line.strip() for line in (item.text or "").splitlines() if line.strip()), "")
-    return text or item.outcome
-
-
-def _scrubbed(line: str, replacements: dict[str, str]) -> str:
-    for old, new in replacements.items():
-        line = line.replace(old, new)
-    return " ".join(_CONTROL.sub(" ", line).split())[:300]
+        return golden_lines(result, expected, timeout=timeout, replacements={
+            str(package_dir): package_dir_name, f"{scratch_root}/": "", str(scratch_root): "."})

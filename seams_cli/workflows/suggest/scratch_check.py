@@ -10,22 +10,15 @@ outcomes are ignored (the runner has no selection of the model gates alone).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from seams.checks.registry import MODEL_GATE_NAMES
 from seams.errors import GeneratorError
 from seams.model.loading import Model
 from seams.project.layout import Project
+from seams_cli.verdicts import GateVerdict, gate_verdicts
 from seams_cli.workflows.scratch import scratch_project
 from seams_edit import apply
-
-
-@dataclass(frozen=True)
-class GateVerdict:
-    gate: str
-    passed: bool
-    lines: tuple[str, ...]  # one per finding: ``<kind> <subject> [<predicate>]: <message>``
 
 
 def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes]) -> list[GateVerdict]:
@@ -40,20 +33,4 @@ def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes]) -
         result = run_session(scratch.root, timeout=timeout, env=scratch.env())
         if result.timed_out:
             raise GeneratorError(f"the scratch check timed out after {timeout:g} s")
-        verdicts = []
-        for gate in MODEL_GATE_NAMES:
-            items = [item for item in result.items if item.gate == gate]
-            if not items:
-                raise GeneratorError(f"the scratch check ran no {gate} item"
-                                     + (f": {result.error}" if result.error else ""))
-            failed = [item for item in items if item.outcome != "passed"]
-            lines = [f.line() for item in failed for f in item.findings]
-            lines += [f"{gate} {item.name}: {_first_line(item.text, scratch.root)}"
-                      for item in failed if not item.findings]
-            verdicts.append(GateVerdict(gate, not failed, tuple(lines)))
-        return verdicts
-
-
-def _first_line(text: str, root: Path) -> str:
-    lines = [line.strip() for line in (text or "").replace(str(root), ".").splitlines() if line.strip()]
-    return lines[-1][:200] if lines else "failed"
+        return gate_verdicts(result, MODEL_GATE_NAMES, scratch_root=scratch.root)
