@@ -6,11 +6,12 @@ Item names (stable; the session runner and ``expected_items`` rely on them)::
     seams.toml::<handler>::import | ::example[<label>] | ::contract
     seams.toml::generated-stale | ::generated-hand-edited | ::draft-stale | ::draft-hand-edited
                                                                      (only with --seams-check)
+    seams.toml::routing                                  (only with --seams-suggestion=PATH)
 
 The model is loaded once per file, when it is collected; a project that
 cannot load fails the collection with one line. ``--seams-only model`` keeps
 only the model gates (shapes, decisions, generate); ``--seams-only TASK``
-only the acceptance items of that task.
+only the acceptance items of that task. The gates are seams.checks.registry's.
 """
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ class Plan:
     model_gates: tuple[Gate, ...]
     tasks: list[tuple[str, TaskSpec]]
     lock_gates: tuple[Gate, ...]
+    routing: bool = False  # the routing item of --seams-suggestion, after the model gates
 
 
-def plan(project: Any, model: Any, *, only: Any = None, check: bool = False) -> Plan:
+def plan(project: Any, model: Any, *, only: Any = None, check: bool = False,
+         suggestion: bool = False) -> Plan:
     """The one place that decides the items, for the collector and ``expected_items`` alike."""
     if only == MODEL_ONLY:
-        return Plan(MODEL_GATES, [], ())
+        return Plan(MODEL_GATES, [], (), routing=suggestion)
     if only is not None:
         return Plan((), task_specs(project, model, only), ())
-    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else ())
+    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else (), routing=suggestion)
 
 
 class SeamsFile(pytest.File):
@@ -56,12 +59,17 @@ class SeamsFile(pytest.File):
         try:
             self.project = load_project(self.path.parent)
             self.model = load_model(self.project)
+            suggestion = self.config.getoption("seams_suggestion")
             items = plan(self.project, self.model, only=self.config.getoption("seams_only"),
-                         check=self.config.getoption("seams_check"))
+                         check=self.config.getoption("seams_check"), suggestion=suggestion is not None)
         except SeamsError as exc:
             raise self.CollectError(f"seams: {str(exc).splitlines()[0]}") from None
         self._findings: dict[Source, list] = {}
         yield from gate_items(self, items.model_gates)
+        if items.routing:
+            from pytest_seams.routing import routing_item
+
+            yield routing_item(self, suggestion)
         for name, spec in items.tasks:
             yield TaskNode.from_parent(self, name=name, spec=spec)
         yield from gate_items(self, items.lock_gates)

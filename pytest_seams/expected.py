@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_seams import CONFIG_NAME
 from pytest_seams.collect import plan
+from seams.checks.registry import ROUTING
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
@@ -19,13 +20,15 @@ if TYPE_CHECKING:
 
 
 def expected_items(project: Project, model: Model, *, task: Any = None,
-                   check: bool = False) -> list[str]:
+                   check: bool = False, suggestion: bool = False) -> list[str]:
     """Node ids (relative to the project root) of every item a session over the project
     collects with the same selection: everything (``check`` adds the ``--seams-check``
     items), ``task="model"`` the model gates, or any other ``task`` (a Task, IRI, prefixed
-    name, BPMN id or handler name) that task's acceptance items."""
-    items = plan(project, model, only=task, check=check)
+    name, BPMN id or handler name) that task's acceptance items; ``suggestion`` adds the
+    routing item of ``--seams-suggestion``."""
+    items = plan(project, model, only=task, check=check, suggestion=suggestion)
     names = [f"{CONFIG_NAME}::{gate.name}" for gate in items.model_gates]
+    names += [f"{CONFIG_NAME}::{ROUTING.name}"] if items.routing else []
     for node, spec in items.tasks:
         names += [f"{CONFIG_NAME}::{node}::{item}" for item in spec.item_names()]
     return names + [f"{CONFIG_NAME}::{gate.name}" for gate in items.lock_gates]

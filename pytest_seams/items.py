@@ -31,6 +31,7 @@ class GateItem(pytest.Item):
         super().__init__(**kwargs)
         self.subject = subject
         self.findings: list[Finding] = []
+        self.facts: dict[str, object] = {}  # plain JSON data a gate reports besides findings
 
     def fail_with(self, findings: list[Finding], text: str = "") -> None:
         self.findings = list(findings)

@@ -29,6 +29,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--seams-check", action="store_true", default=False,
                     help=f"also collect the lock items: {', '.join(LOCK_GATE_NAMES)} "
                          "(never calls a provider)")
+    group.addoption("--seams-suggestion", metavar="PATH", default=None,
+                    help="also collect the routing item of the pending suggestion whose record "
+                         "(suggestion.json) is PATH, run over the model it changed")
     group.addoption("--seams-only", metavar="model|TASK", default=None,
                     help="collect only the model gates (model), or only the acceptance items "
                          "of one service task (IRI, prefixed name, BPMN id or handler name)")
@@ -76,5 +79,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             "gate": item.gate,
             "subject": item.subject,
             "findings": [finding.as_dict() for finding in item.findings],
+            **({"facts": item.facts} if item.facts else {}),
         }))
     return report

@@ -43,6 +43,7 @@ class ItemResult:
     outcome: str  # passed, failed, skipped, error
     findings: list[Finding] = field(default_factory=list)
     text: str = ""
+    facts: dict = field(default_factory=dict)  # what a gate reported besides findings (routing: samples)
 
 
 @dataclass
@@ -187,7 +188,8 @@ def _result(events: list[dict], *, timed_out: bool, timeout: float, returncode: 
         results.append(ItemResult(
             nodeid=nodeid, name=nodeid, gate=str(seams.get("gate", "test")), outcome=data["outcome"],
             findings=[Finding.from_dict(f) for f in seams.get("findings", [])],
-            text="\n".join(t for t in data["texts"] if t)))
+            text="\n".join(t for t in data["texts"] if t),
+            facts=dict(seams.get("facts") or {})))
     return SessionResult(items=results, timed_out=timed_out,
                          exit_status=exit_status if exit_status is not None else returncode, error=error)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pytest_seams.runner import ItemResult, SessionResult
 from seams.errors import GeneratorError
@@ -122,6 +122,7 @@ class GateVerdict:
     gate: str
     passed: bool
     lines: tuple[str, ...]  # one per finding: ``<kind> <subject> [<predicate>]: <message>``
+    facts: Mapping[str, object] = field(default_factory=dict)  # what its items reported besides findings
 
 
 def gate_verdicts(result: SessionResult, gates: Iterable[str], *, scratch_root: object,
@@ -138,7 +139,8 @@ def gate_verdicts(result: SessionResult, gates: Iterable[str], *, scratch_root: 
         failed = [item for item in items if item.outcome != "passed"]
         lines = [f.line() for item in failed for f in item.findings]
         lines += [f"{gate} {item.name}: {_last_line(scrub(item.text or ''))}" for item in failed if not item.findings]
-        verdicts.append(GateVerdict(gate, not failed, tuple(lines)))
+        facts = {key: value for item in items for key, value in item.facts.items()}
+        verdicts.append(GateVerdict(gate, not failed, tuple(lines), facts))
     return verdicts
 
 

@@ -27,7 +27,9 @@ def test_gates_have_names_and_findings_have_kinds():
     assert gate_of_kind("shape") is gate("shapes")
     assert gate_of_kind("decision") is gate("decisions")
     assert gate_of_kind("draft-hand-edited") is gate("draft-hand-edited")
-    assert gate_of_kind("routing") is None
+    assert gate_of_kind("routing") is registry.ROUTING
+    assert gate_of_kind("no-such-kind") is None
+    assert registry.ROUTING not in registry.CHECK_GATES  # seams check never runs it
     assert [g.only_kind for g in LOCK_GATES] == list(registry.LOCK_KINDS)
     assert all(g.only_kind is None for g in MODEL_GATES)
     for g in GATES:

@@ -62,6 +62,7 @@ class Gate:
     kinds: tuple[str, ...]
     lock: bool = False
     about: str = ""
+    option: str | None = None  # the pytest option that collects the gate, when not always collected
 
     @property
     def only_kind(self) -> str | None:
@@ -82,18 +83,28 @@ MODEL_GATES: tuple[Gate, ...] = (
 """The gates of the model itself, in the order ``seams check`` prints them (``--seams-only model``)."""
 
 LOCK_GATES: tuple[Gate, ...] = (
-    Gate("generated-stale", _GENERATED, ("generated-stale",), lock=True,
+    Gate("generated-stale", _GENERATED, ("generated-stale",), lock=True, option="--seams-check",
          about="regenerating would change, add or remove a file"),
-    Gate("generated-hand-edited", _GENERATED, ("generated-hand-edited",), lock=True,
+    Gate("generated-hand-edited", _GENERATED, ("generated-hand-edited",), lock=True, option="--seams-check",
          about="a generated file differs from seams.lock"),
-    Gate("draft-stale", _DRAFTS, ("draft-stale",), lock=True,
+    Gate("draft-stale", _DRAFTS, ("draft-stale",), lock=True, option="--seams-check",
          about="an accepted draft's context changed"),
-    Gate("draft-hand-edited", _DRAFTS, ("draft-hand-edited",), lock=True,
+    Gate("draft-hand-edited", _DRAFTS, ("draft-hand-edited",), lock=True, option="--seams-check",
          about="an accepted draft differs from seams.lock"),
 )
 """The lock gates (``pytest --seams-check``): they compare files and hashes, never call a provider."""
 
-GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
+ROUTING = Gate("routing", Source("seams.suggestions.routing", "routing_of_record", False), ("routing",),
+               option="--seams-suggestion=PATH",
+               about="a pending suggestion keeps the gateway's routing (original conditions vs. "
+                     "the changed model's decision and conditions)")
+"""The gate of a pending model change: collected only for a suggestion record, in the scratch
+copy the suggestion changed (``seams suggest``, ``seams suggest --accept``); its function
+takes the changed model and the record, so ``seams check`` never runs it."""
+
+CHECK_GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
+"""What ``seams check`` runs, in the order it prints."""
+GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING)
 MODEL_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in MODEL_GATES)
 LOCK_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in LOCK_GATES)
 MODEL_KINDS: tuple[str, ...] = tuple(kind for gate in MODEL_GATES for kind in gate.kinds)
@@ -135,14 +146,14 @@ def lock_findings(project: Project, model: Model) -> list[Finding]:
 
 def all_findings(project: Project, model: Model) -> list[Finding]:
     """What ``seams check`` prints: every gate's findings, model gates first, then the lock's."""
-    return findings_of(GATES, project, model)
+    return findings_of(CHECK_GATES, project, model)
 
 
 def markdown_table() -> str:
     """The gate table of docs/plugin.md (a test keeps the two equal)."""
     rows = ["| gate | item | checks | function | finding kinds |", "| --- | --- | --- | --- | --- |"]
     for g in GATES:
-        item = f"`seams.toml::{g.name}`" + (" (`--seams-check`)" if g.lock else "")
+        item = f"`seams.toml::{g.name}`" + (f" (`{g.option}`)" if g.option else "")
         kinds = ", ".join(f"`{kind}`" for kind in g.kinds)
         rows.append(f"| `{g.name}` | {item} | {g.about} | `{g.source.qualname}` | {kinds} |")
     return "\n".join(rows) + "\n"

@@ -140,3 +140,24 @@ def known_at(model: Model, process: Process, node_id: str) -> dict[str, URIRef]:
         if name:
             known.setdefault(name, iri)
     return known
+
+
+def candidate_with(model: Model, gateway_id: str, conditions: dict[str, str]) -> Candidate:
+    """The gateway ``gateway_id`` of ``model`` as a candidate with the given conditions
+    (flow id -> condition text) in place of its own: the original routing, read back from
+    a suggestion record, beside a model the suggestion has already changed.
+
+    A ResolutionError names a gateway or flow the model does not have; an
+    ExpressionError a condition that does not parse."""
+    view = model.view
+    gateway = next((g for g in view.gateways.values() if g.element_id == gateway_id), None)
+    process = view.processes.get(gateway.process) if gateway is not None and gateway.process else None
+    if gateway is None or process is None or gateway_id not in process.nodes:
+        raise ResolutionError(f"gateway {gateway_id}: the model has no seam:Gateway with this seam:payloadElement")
+    flows = tuple(process.outgoing(gateway_id))
+    unknown = sorted(set(conditions) - {flow.id for flow in flows})
+    if unknown:
+        raise ResolutionError(f"gateway {gateway_id}: no outgoing flow {unknown[0]}")
+    parsed = {flow.id: parse_condition(conditions[flow.id], where=flow.id) for flow in flows if flow.id in conditions}
+    return Candidate(process=process, gateway=gateway, flows=flows, conditions=parsed,
+                     known=known_at(model, process, gateway_id), default=process.nodes[gateway_id].default_flow)

@@ -22,7 +22,7 @@ each literal, per input, crossed over the inputs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -32,6 +32,7 @@ from math import prod
 from rdflib import URIRef
 
 from seams import vocab as V
+from seams.errors import SeamsError
 from seams.findings import Finding
 from seams.lang.condition import Condition, parse_condition
 from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests, sample_values
@@ -39,7 +40,7 @@ from seams.lang.values import kind_of
 from seams.model.loading import Model
 from seams.model.view import Field
 from seams.suggestions.answer import Suggestion, feel_literal
-from seams.suggestions.candidates import Candidate
+from seams.suggestions.candidates import Candidate, candidate_with
 
 KIND = "routing"
 MAX_SAMPLES = 5000
@@ -54,19 +55,44 @@ class RoutingResult:
     findings: list[Finding]
 
 
+@dataclass(frozen=True)
+class RoutingTable:
+    """A decision table as the routing check reads it: texts as written (FEEL)."""
+
+    decision_id: str
+    inputs: tuple[str, ...]  # input names, in column order
+    output: str
+    hit_policy: str
+    rules: tuple[tuple[tuple[str, ...], str], ...]  # (unary tests per input, output literal)
+
+    @classmethod
+    def of(cls, suggestion: Suggestion) -> RoutingTable:
+        """The table a suggestion asks for (what seams_edit writes into the DMN file)."""
+        return cls(suggestion.decision_id, suggestion.inputs, suggestion.output, suggestion.hit_policy,
+                   tuple((tuple(text for _, text in rule.when), feel_literal(rule.then))
+                         for rule in suggestion.rules))
+
+
 def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) -> RoutingResult:
     """Compare the original and the suggested routing on every sample input."""
-    names = sorted(set(suggestion.inputs) | set(candidate.names))
-    tests = {name: [parse_unary_tests(text, where=name) for rule in suggestion.rules
-                    for n, text in rule.when if n == name] for name in names}
+    return compare_routing(model, candidate, RoutingTable.of(suggestion), dict(suggestion.conditions))
+
+
+def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
+                    conditions: dict[str, str]) -> RoutingResult:
+    """The candidate's (original) conditions against ``decision`` followed by the new
+    ``conditions`` (flow id -> condition text over the decision's output)."""
+    names = sorted(set(decision.inputs) | set(candidate.names))
+    tests = {name: [parse_unary_tests(entries[i], where=name) for entries, _ in decision.rules
+                    for i, n in enumerate(decision.inputs) if n == name] for name in names}
     boundaries: dict[str, list[object]] = {name: [] for name in names}
     for condition in candidate.conditions.values():
         for name, values in condition.boundaries().items():
             boundaries[name].extend(values)
     domains = [_samples(model, candidate.known.get(name), tests[name], boundaries[name]) for name in names]
-    table = [(tuple(parse_unary_tests(text, where=name) for name, text in rule.when),
-              parse_literal(feel_literal(rule.then), where="then")) for rule in suggestion.rules]
-    new_conditions = {flow: parse_condition(text, where=flow) for flow, text in suggestion.conditions}
+    table = [(tuple(parse_unary_tests(text, where=name) for name, text in zip(decision.inputs, entries, strict=True)),
+              parse_literal(output, where="then")) for entries, output in decision.rules]
+    new_conditions = {flow: parse_condition(text, where=flow) for flow, text in conditions.items()}
     order = [flow.id for flow in candidate.flows]
 
     combos = _spread(domains)
@@ -75,13 +101,13 @@ def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) ->
         env = dict(zip(names, values, strict=True))
         before = taken(candidate, candidate.conditions, env)
         hits = [i for i, (entries, _) in enumerate(table)
-                if all(entry.matches(env[name]) for entry, name in zip(entries, suggestion.inputs, strict=True))]
-        if suggestion.hit_policy == "UNIQUE" and len(hits) > 1:
+                if all(entry.matches(env[name]) for entry, name in zip(entries, decision.inputs, strict=True))]
+        if decision.hit_policy == "UNIQUE" and len(hits) > 1:
             rules = " and ".join(str(i + 1) for i in hits)
-            findings.append(Finding(KIND, candidate.element_id, suggestion.decision_id,
+            findings.append(Finding(KIND, candidate.element_id, decision.decision_id,
                                     f"{_render(env)} matches rules {rules} of a UNIQUE table"))
         else:
-            decided = {suggestion.output: table[hits[0]][1] if hits else None}
+            decided = {decision.output: table[hits[0]][1] if hits else None}
             after = taken(candidate, new_conditions, decided)
             if before != after:
                 flow = next(f for f in order if (f in before) != (f in after))
@@ -90,6 +116,49 @@ def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) ->
         if len(findings) >= MAX_FINDINGS:
             break
     return RoutingResult(samples=len(combos), findings=findings)
+
+
+ORIGINAL_CONDITIONS = "original_conditions"
+"""The key of a suggestion record holding the gateway's conditions before the change."""
+
+
+def original_conditions(candidate: Candidate) -> dict[str, str]:
+    """The candidate's conditions as written (flow id -> text), for the suggestion record."""
+    return {flow.id: flow.condition for flow in candidate.flows
+            if flow.id in candidate.conditions and flow.condition is not None}
+
+
+def routing_of_record(model: Model, record: Mapping[str, object]) -> RoutingResult:
+    """The routing gate of a pending suggestion, run in the model the suggestion changed:
+    the gateway's original conditions (from the record) against the changed model's own
+    routing, its decision as written in the DMN file and its new flow conditions.
+
+    Whatever cannot be read is a SeamsError naming the record key or the model element."""
+    from seams.generators.dmn_table import find_decision, read_table
+
+    suggestion = record.get("suggestion")
+    conditions = record.get(ORIGINAL_CONDITIONS)
+    if not isinstance(suggestion, Mapping) or not isinstance(conditions, Mapping) \
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in conditions.items()):
+        raise SeamsError(f"the suggestion record has no {ORIGINAL_CONDITIONS}; run seams suggest again")
+    gateway_id, decision = suggestion.get("gateway"), suggestion.get("decision")
+    decision_id = decision.get("id") if isinstance(decision, Mapping) else None
+    if not isinstance(gateway_id, str) or not isinstance(decision_id, str):
+        raise SeamsError("the suggestion record names no gateway and decision id")
+    candidate = candidate_with(model, gateway_id, dict(conditions))
+    found = [d for d in model.view.decisions.values() if d.element_id == decision_id and d.payload]
+    payload = model.payloads.get(found[0].payload) if found else None
+    element = find_decision(payload.tree, decision_id) if payload is not None and payload.format == "dmn" else None
+    if element is None:
+        raise SeamsError(f"decision {decision_id}: not in the changed model's DMN payloads")
+    table = read_table(element, subject=model.qname(found[0].iri))
+    if len(table.outputs) != 1:
+        raise SeamsError(f"decision {decision_id}: has {len(table.outputs)} outputs, the routing reads one")
+    routing = RoutingTable(decision_id, table.inputs, table.outputs[0], table.hit_policy,
+                           tuple((rule.inputs, rule.outputs[0]) for rule in table.rules))
+    new = {flow.id: flow.condition for flow in candidate.flows
+           if flow.id != candidate.default and flow.condition is not None}
+    return compare_routing(model, candidate, routing, new)
 
 
 def taken(candidate: Candidate, conditions: dict[str, Condition], env: dict[str, object]) -> list[str]:

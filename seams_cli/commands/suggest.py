@@ -2,8 +2,9 @@
 
 The LLM only proposes (ADR-0028): its answer is parsed and validated
 (seams.suggest.answer), the change is built by code (seams.suggest.build),
-checked in a scratch copy (shapes, decisions, generation) and by running both
-versions of the gateway on sample inputs (routing kept), and stored under
+checked in a scratch copy by one pytest session of the model gates (shapes,
+decisions, generation) and the routing item, which runs both versions of the
+gateway on sample inputs (routing kept), and stored under
 ``.seams/suggestions/<id>/``. Only ``--accept ID`` writes the model, through
 seams_edit with undo. Output lines and exit codes: docs/suggest.md.
 """
@@ -11,13 +12,14 @@ seams_edit with undo. Output lines and exit codes: docs/suggest.md.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from seams.errors import GeneratorError, ResolutionError
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.suggestions.answer import KIND, parse_answer, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
-from seams.suggestions.routing import check_routing
+from seams.suggestions.routing import original_conditions
 from seams_cli.llm.provider import (
     add_provider_arguments,
     cached_answer,
@@ -103,23 +105,26 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
 
     suggestion = parse_answer(strip_fence(response), model, candidates)
     say(f"gateway {suggestion.gateway}")
+    candidate = candidate_for(candidates, model, suggestion.gateway)
     files = change_files(model, build_change(model, suggestion))
-    routing = check_routing(model, candidate_for(candidates, model, suggestion.gateway), suggestion)
-    if routing.findings:  # cheap and decisive: no scratch session for a table that routes wrongly
-        _verdict(False, "routing", [f.line() for f in routing.findings],
-                 failed=f"routing changed ({routing.samples} samples)")
-    verdicts = {v.gate: v for v in check_in_scratch(project, model, files)}
-    for gate in ("shapes", "decisions"):
-        _verdict(verdicts[gate].passed, gate, verdicts[gate].lines)
-    say(f"routing kept ({routing.samples} samples)")
-    _verdict(verdicts["generate"].passed, "generate", verdicts["generate"].lines)
-
     ident = suggestion_id(model.hash, TEMPLATE, provider, response, llm_model)
-    old = {path: read_or_none(path) for path in files}
     relpaths = {path: project.relative(path) for path in files}
     pending = Pending(id=ident, kind=suggestion.kind, gateway=suggestion.gateway, model_hash=model.hash,
                       template=TEMPLATE, provider=provider, llm_model=llm_model,
-                      files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json())
+                      files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json(),
+                      original_conditions=original_conditions(candidate))
+    verdicts = check_in_scratch(project, model, files, pending.record())
+    routing = verdicts["routing"]
+    samples = routing.facts.get("samples")
+    if not routing.passed:  # the most telling verdict first: a table that routes wrongly
+        _verdict(False, "routing", routing.lines,
+                 failed=f"routing changed ({samples} samples)" if samples is not None else None)
+    for gate in ("shapes", "decisions"):
+        _verdict(verdicts[gate].passed, gate, verdicts[gate].lines)
+    say(f"routing kept ({samples} samples)")
+    _verdict(verdicts["generate"].passed, "generate", verdicts["generate"].lines)
+
+    old = {path: read_or_none(path) for path in files}
     store_pending(project, pending, {relpaths[p]: unified_diff(relpaths[p], old[p], data)
                                      for p, data in files.items()})
     for relpath in pending.files:
@@ -156,13 +161,19 @@ def _accept(project, ident: str) -> int:
                              f"run seams suggest again")
     candidates = find_candidates(model)
     suggestion = parse_object(entry.suggestion, model, candidates)
-    # The stored suggestion is a file under .seams/; the routing check is cheap, so it runs
-    # again rather than trusting that the file is the one the checks passed.
-    routing = check_routing(model, candidate_for(candidates, model, suggestion.gateway), suggestion)
-    if routing.findings:
-        raise GeneratorError(f"suggestion {ident} does not keep the routing of {suggestion.gateway}",
-                             details=[f.line() for f in routing.findings])
+    # The stored suggestion is a file under .seams/, so the scratch session that judged it
+    # runs again on it (model gates and routing) rather than trusting that it is the same file;
+    # the original conditions come from the model itself (unchanged: the suggestion is fresh).
     files = change_files(model, build_change(model, suggestion))
+    original = original_conditions(candidate_for(candidates, model, suggestion.gateway))
+    verdicts = check_in_scratch(project, model, files, replace(entry, original_conditions=original).record())
+    if not verdicts["routing"].passed:
+        raise GeneratorError(f"suggestion {ident} does not keep the routing of {suggestion.gateway}",
+                             details=list(verdicts["routing"].lines))
+    for verdict in verdicts.values():
+        if not verdict.passed:
+            raise GeneratorError(f"suggestion {ident}: {verdict.gate} failed in the changed model",
+                                 details=list(verdict.lines))
     record = apply(project.root, files, undo_dir=undo_dir(project.root))
     say(f"applied {ident}")
     for path in sorted(project.relative(p) for p in record.changed):

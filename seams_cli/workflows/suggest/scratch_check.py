@@ -1,28 +1,38 @@
-"""The machine half of acceptance for a model change: the model gates, in a scratch copy.
+"""The machine half of acceptance for a model change: its gates, in a scratch copy.
 
-The project is copied (seams.scratch), the change is written into the copy
-through seams_edit's one write path, and one pytest session of the seams
-plugin runs there; the verdicts are those of the model gates: the seam
-shapes, the decision checks and generation. Handler acceptance items are not
-the suggestion's business (a handler may not be drafted yet), so their
-outcomes are ignored (the runner has no selection of the model gates alone).
+The project is copied (seams_cli.workflows.scratch), the change is written
+into the copy through seams_edit's one write path, the suggestion's record
+beside it, and one pytest session of the seams plugin runs there with the
+model gates only (``--seams-only model``: shapes, decisions, generate) and
+the routing item of the record (``--seams-suggestion``). Handler acceptance
+items are not the suggestion's business (a handler may not be drafted yet,
+and a hanging one must not time out a correct suggestion), so they are not
+even collected. The verdicts are the items' reports (seams_cli.verdicts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from seams.checks.registry import MODEL_GATE_NAMES
+from seams.checks.registry import MODEL_GATE_NAMES, ROUTING
 from seams.errors import GeneratorError
 from seams.model.loading import Model
 from seams.project.layout import Project
 from seams_cli.verdicts import GateVerdict, gate_verdicts
 from seams_cli.workflows.scratch import scratch_project
+from seams_cli.workflows.suggest.store import json_bytes
 from seams_edit import apply
 
+RECORD_NAME = "suggestion.json"
+GATES = (*MODEL_GATE_NAMES, ROUTING.name)
 
-def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes]) -> list[GateVerdict]:
-    """Write ``files`` (real project paths) into a scratch copy and run the model gates there."""
+
+def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes],
+                     record: Mapping[str, Any]) -> dict[str, GateVerdict]:
+    """Write ``files`` (real project paths) into a scratch copy and run the model gates and
+    the routing item of ``record`` there; the verdicts by gate name."""
     from pytest_seams.runner import run_session
 
     model_dir = model.trig_path.parent
@@ -30,7 +40,10 @@ def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes]) -
     with scratch_project(project, model) as scratch:
         copied = {scratch.model_path.parent / path.relative_to(model_dir): data for path, data in files.items()}
         apply(scratch.root, copied, undo_dir=None)
-        result = run_session(scratch.root, timeout=timeout, env=scratch.env())
+        record_path = scratch.root.parent / RECORD_NAME  # beside the copy, not in it
+        record_path.write_bytes(json_bytes(record))
+        result = run_session(scratch.root, select="model", timeout=timeout, env=scratch.env(),
+                             args=[f"--seams-suggestion={record_path}"])
         if result.timed_out:
             raise GeneratorError(f"the scratch check timed out after {timeout:g} s")
-        return gate_verdicts(result, MODEL_GATE_NAMES, scratch_root=scratch.root)
+        return {v.gate: v for v in gate_verdicts(result, GATES, scratch_root=scratch.root)}

@@ -12,7 +12,9 @@ The LLM model is appended only when one is named, as ADR-0020's amendment
 asks, so keys made without one keep their value.
 
 Layout: ``cache/<key>.json`` holds a successful response; ``<id>/``
-holds ``suggestion.json`` and one ``<relpath with / as __>.diff`` per
+holds ``suggestion.json`` (the record: the suggestion, what it was made
+from, and the gateway's ``original_conditions`` the routing item compares
+the changed model with) and one ``<relpath with / as __>.diff`` per
 changed file. ``suggestion.json`` is written last, so a directory without it
 is an interrupted write and is neither listed nor accepted.
 """
@@ -31,6 +33,7 @@ from typing import Any
 from seams.errors import ResolutionError
 from seams.project.layout import Project
 from seams.project.lock import atomic_write
+from seams.suggestions.routing import ORIGINAL_CONDITIONS
 from seams_cli.llm.provider import cache_key as key_of
 from seams_edit.files import ensure_local_dir
 
@@ -82,6 +85,7 @@ class Pending:
     llm_model: str | None
     files: tuple[str, ...]  # changed files, project-relative posix paths
     suggestion: dict[str, Any]
+    original_conditions: dict[str, str] | None = None  # the gateway's conditions before the change
 
     def record(self) -> dict[str, Any]:
         record = {"id": self.id, "kind": self.kind, "gateway": self.gateway, "model_hash": self.model_hash,
@@ -89,6 +93,8 @@ class Pending:
                   "suggestion": self.suggestion}
         if self.llm_model:
             record["llm_model"] = self.llm_model
+        if self.original_conditions is not None:
+            record[ORIGINAL_CONDITIONS] = dict(self.original_conditions)
         return record
 
 
@@ -109,7 +115,7 @@ def load_pending(project: Project, suggestion: str) -> Pending:
         return Pending(id=data["id"], kind=data["kind"], gateway=data["gateway"],
                        model_hash=data["model_hash"], template=data["template"], provider=data["provider"],
                        llm_model=data.get("llm_model"), files=tuple(data["files"]),
-                       suggestion=data["suggestion"])
+                       suggestion=data["suggestion"], original_conditions=data.get(ORIGINAL_CONDITIONS))
     except FileNotFoundError:
         raise ResolutionError(f"no pending suggestion {suggestion} (seams suggest --list shows them)") from None
     except (OSError, ValueError, KeyError, TypeError):

@@ -1,0 +1,77 @@
+"""``seams.toml::routing``: the routing gate of a pending suggestion, as an item.
+
+Collected only with ``--seams-suggestion=PATH`` (PATH: the suggestion's
+record, ``suggestion.json``), in a project the suggestion has already
+changed: ``seams suggest`` and ``seams suggest --accept`` run it in the
+scratch copy beside the model gates, so every verdict on a model change
+comes from item reports (docs/architecture.md, D-every-gate-an-item). The
+item compares the gateway's original conditions, kept in the record, with
+the changed model's own routing (seams.suggestions.routing.routing_of_record)
+and reports the number of samples it ran as the fact ``samples``.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+from pytest_seams.items import GateItem
+from seams.checks.registry import ROUTING
+
+MAX_RECORD = 1_000_000  # bytes of a suggestion record read; a real one is a few kilobytes
+
+
+class RoutingItem(GateItem):
+    """The routing of the record's gateway, before and after the change."""
+
+    gate = ROUTING.name
+
+    def __init__(self, *, record: Path, **kwargs):
+        super().__init__(**kwargs)
+        self.record = record
+
+    def reportinfo(self):
+        return self.path, None, f"{self.gate}: {self.subject}"
+
+    def runtest(self) -> None:
+        from seams.errors import SeamsError
+        from seams.findings import Finding
+        from seams.suggestions.routing import routing_of_record
+
+        try:
+            record = _read_record(self.record)
+            gateway = (record.get("suggestion") or {}).get("gateway") if isinstance(record, dict) else None
+            self.subject = gateway if isinstance(gateway, str) and gateway else self.subject
+            result = routing_of_record(self.parent.model, record)
+        except SeamsError as exc:
+            self.fail_with([Finding(self.gate, self.subject, None, str(exc))])
+        self.facts = {"samples": result.samples}
+        if result.findings:
+            self.fail_with(result.findings)
+
+
+def _read_record(path: Path) -> dict:
+    from seams.errors import SeamsError
+
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RECORD + 1)
+        if len(data) > MAX_RECORD:
+            raise SeamsError(f"{path.name}: larger than {MAX_RECORD} bytes")
+        record = json.loads(data.decode("utf-8"), parse_float=Decimal)
+    except OSError as exc:
+        raise SeamsError(f"{path.name}: cannot read the suggestion record: {exc.strerror}") from None
+    except ValueError as exc:
+        raise SeamsError(f"{path.name}: not a suggestion record: {exc}") from None
+    if not isinstance(record, dict):
+        raise SeamsError(f"{path.name}: not a suggestion record (not a JSON object)")
+    return record
+
+
+def routing_item(parent, option: str) -> RoutingItem:
+    """The item for ``--seams-suggestion=option`` (a path relative to the invocation directory)."""
+    record = Path(option)
+    if not record.is_absolute():
+        record = Path(parent.config.invocation_params.dir) / record
+    return RoutingItem.from_parent(parent, name=ROUTING.name, record=record, subject=record.name)
