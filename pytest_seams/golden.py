@@ -45,6 +45,10 @@ def _packages(root: Path) -> list[Path]:
     return sorted(p for p in root.glob("seams_*") if (p / "__init__.py").is_file())
 
 
+def _package_dir(root: Path, template_name: str) -> Path | None:
+    return next((p for p in _packages(root) if (p / "templates" / template_name).is_file()), None)
+
+
 def is_golden_file(path: Path) -> bool:
     """True for ``<root>/tests/golden/<name>`` where root has a pyproject.toml and a seams_* package."""
     path = Path(path)
@@ -69,7 +73,11 @@ class GoldenFile(pytest.File):
     """One golden file: its four gates, sharing one run of the package."""
 
     def collect(self):
-        subject = Path(self.path).relative_to(_package_root(Path(self.path))).as_posix()
+        from pytest_seams.golden_rules import rule_items
+
+        root = _package_root(Path(self.path))
+        subject = Path(self.path).relative_to(root).as_posix()
+        yield from rule_items(self, root, _package_dir(root, Path(self.path).name), subject)  # drafted only
         for item_class in (GoldenItem, DeterminismItem, ParsesItem, SourcesItem):
             yield item_class.from_parent(self, name=item_class.gate, subject=subject)
 
@@ -82,7 +90,7 @@ class GoldenFile(pytest.File):
     def _execute(self) -> _Run:
         path = Path(self.path)
         root = _package_root(path)
-        package_dir = next((p for p in _packages(root) if (p / "templates" / path.name).is_file()), None)
+        package_dir = _package_dir(root, path.name)
         if package_dir is None:
             return _Run(problem=f"no seams_* package in {root.name} has templates/{path.name}")
         model = os.environ.get(MODEL_ENV)

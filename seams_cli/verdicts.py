@@ -115,6 +115,17 @@ def _golden_reason(item: ItemResult) -> str:
     return next(iter(_lines(item.text or "")), "") or item.outcome
 
 
+def first_refusal(result: SessionResult, names: Iterable[str]) -> str | None:
+    """The first finding's message of the first of ``names`` (in that order) that failed with
+    findings: a rule item refuses with exactly the line its check words."""
+    reported = {item.name: item for item in result.items}
+    for name in names:
+        item = reported.get(name)
+        if item is not None and item.outcome != "passed" and item.findings:
+            return item.findings[0].message
+    return None
+
+
 # --- seams suggest ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -17,7 +17,14 @@ from pathlib import Path
 from seams.errors import GeneratorError
 from seams.generators.formats import SUPPORTED_SUFFIXES, parse_problem, suffix_of
 from seams.generators.golden_text import fixed_golden
-from seams.generators.package import DEFAULT_EXTRACT, OPENING_DELIMITERS, package_module, package_name, pyproject
+from seams.generators.package import (
+    DEFAULT_EXTRACT,
+    OPENING_DELIMITERS,
+    draft_table,
+    package_module,
+    package_name,
+    pyproject,
+)
 from seams.project.lock import atomic_write
 
 NAME_RULE = re.compile(r"[a-z][a-z0-9-]*")
@@ -69,14 +76,17 @@ def scaffold(name: str, reference_path: Path, *, extract_source: str = DEFAULT_E
     """The package's files by path relative to its directory (forward slashes).
 
     ``template`` and ``golden`` default to the reference verbatim and its
-    all-``[fixed]`` golden; ``extract_source`` to the model-hash extract.
+    all-``[fixed]`` golden; ``extract_source`` to the model-hash extract. A
+    package given its own template is a drafted one: its ``pyproject.toml``
+    keeps the reference (``[tool.seams.draft]``), so the package's golden file
+    also collects the drafted-package rules (pytest_seams.golden_rules).
     """
     check_name(name)
     reference = read_reference(Path(reference_path))
     ref_name = Path(reference_path).name
     package = package_name(name)
     files = {
-        "pyproject.toml": pyproject(name),
+        "pyproject.toml": pyproject(name) + ("" if template is None else draft_table(reference)),
         f"{package}/__init__.py": package_module(name, ref_name, extract_source),
         f"{package}/templates/{ref_name}": reference if template is None else template,
         f"tests/golden/{ref_name}": fixed_golden(reference) if golden is None else golden,

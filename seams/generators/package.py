@@ -120,7 +120,8 @@ def package_module(name: str, template_name: str, extract_source: str = DEFAULT_
     Python requires them.
     """
     future = [line for line in extract_source.splitlines() if line.startswith("from __future__ import")]
-    extract = "\n".join(line for line in extract_source.splitlines() if line not in future).strip("\n")
+    # a moved line leaves a blank one, so the extract step keeps its line numbers in the module
+    extract = "\n".join("" if line in future else line for line in extract_source.splitlines()).rstrip("\n")
     about = (
         f"seams generator {name}: renders templates/{template_name} from a seams model.\n\n"
         "Scaffolded by `seams new-generator`. extract reads the view model from the\n"
@@ -131,6 +132,45 @@ def package_module(name: str, template_name: str, extract_source: str = DEFAULT_
     head = _HEAD.format(name=json.dumps(name), template=json.dumps(template_name))
     extra_future = "".join(f"{line}\n" for line in sorted(set(future)) if line != "from __future__ import annotations")
     return f"{docstring(about)}\n\n{extra_future}{head}{extract}\n{_TAIL}"
+
+
+EXTRACT_START = "# --- extract: the view model (seams draft-generator replaces this part) ---\n"
+
+
+def extract_section(module_text: str) -> str | None:
+    """The extract step as :func:`package_module` embedded it (line for line), or None
+    when the module is not laid out as the scaffold writes it."""
+    start = module_text.find(EXTRACT_START)
+    end = module_text.rfind("\n" + _TAIL)
+    if start < 0 or end < start + len(EXTRACT_START) - 1:
+        return None
+    return module_text[start + len(EXTRACT_START):end] + "\n"
+
+
+DRAFT_TABLE = "[tool.seams.draft]"
+"""The pyproject.toml table of a drafted package: the reference it was drafted from, so the
+package's own golden session can run the restated-label check (pytest_seams.golden_rules)."""
+
+
+def draft_table(reference: str) -> str:
+    """``[tool.seams.draft]`` with ``reference`` as one TOML basic string (JSON escapes are TOML's)."""
+    text = json.dumps(reference, ensure_ascii=False).replace("\x7f", "\\u007f")
+    return f"\n{DRAFT_TABLE}\nreference = {text}\n"
+
+
+def draft_reference(pyproject_text: str) -> str | None:
+    """The reference a drafted package names in pyproject.toml, or None (not drafted, or unreadable)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    try:
+        data = tomllib.loads(pyproject_text)
+    except tomllib.TOMLDecodeError:
+        return None
+    reference = data.get("tool", {}).get("seams", {}).get("draft", {}).get("reference")
+    return reference if isinstance(reference, str) else None
 
 
 def pyproject(name: str) -> str:

@@ -1,4 +1,4 @@
-"""The cheap checks of a drafted generator (ADR-0029, acceptance 2 and 3, and the extract step).
+"""The cheap checks of a drafted generator (docs/draft-generator.md: no logic, no restated label, the extract step).
 
 A template copied from the reference passes the golden test on the model it
 was drawn from, so the golden test alone cannot tell a generator from a
@@ -8,7 +8,10 @@ no logic (templates hold text, not logic), so every value it shows is one
 extract chose. The extract step may not redefine what the scaffold's
 package module defines (``sources`` above all), because those parts are
 what the golden test judges it with. Each check raises a DraftGeneratorError
-naming the line at fault; they run before any drafted code does.
+naming the line at fault. They are the items ``extract``, ``no-logic`` and
+``restated-label`` of a drafted package's golden file (pytest_seams.golden_rules),
+so the package's own pytest enforces them, and ``seams draft-generator``
+reports them from the scratch session like the golden items.
 """
 
 from __future__ import annotations
@@ -128,6 +131,14 @@ def check_no_restated_label(template: str, reference: str, names: Iterable[tuple
         line, _, label, iri = first
         raise DraftGeneratorError(f"template line {line}: restates the model label {label!r} (<{iri}>); "
                                   "extract has to read it from the model")
+
+
+def label_names(graph) -> list[tuple[str, str]]:
+    """(IRI, label) of every rdfs:label of an IRI subject of ``graph`` (a model's union),
+    sorted by IRI, then label: the names a template may not restate."""
+    from rdflib import RDFS, URIRef
+
+    return sorted({(str(s), str(o)) for s, o in graph.subject_objects(RDFS.label) if isinstance(s, URIRef)})
 
 
 def check_extract(source: str, package_module: str) -> None:

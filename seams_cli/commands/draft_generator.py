@@ -20,7 +20,6 @@ from pathlib import Path
 from seams.errors import DraftGeneratorError, SeamsError
 from seams.generators.new_generator import default_out, scaffold, write
 from seams.generators.package import package_name
-from seams.generators.package_rules import check_extract, check_no_logic, check_no_restated_label
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.commands import new_generator
@@ -42,7 +41,7 @@ from seams_cli.options import add_project_arguments
 from seams_cli.workflows.generator_draft import (
     DraftAnswer,
     assemble,
-    golden_failures,
+    golden_verdict,
     model_names,
     names_text,
     parse_answer,
@@ -102,12 +101,12 @@ def run(args: argparse.Namespace) -> int:
 
     answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask)  # kept once the golden test passed
 
-    check_extract(answer.extract, package_module)
-    check_no_logic(answer.template)
-    check_no_restated_label(answer.template, reference, names)
     files = assemble(args.name, reference_path, answer)
-    failures = golden_failures(model, f"seams-{args.name}", files, reference_path.name,
-                               timeout=project.config.propose.timeout)
+    verdict = golden_verdict(model, f"seams-{args.name}", files, reference_path.name,
+                             timeout=project.config.propose.timeout)
+    if verdict.refusal is not None:  # extract, no-logic or restated-label: the item's own line
+        raise DraftGeneratorError(verdict.refusal)
+    failures = verdict.failures
     if failures:
         raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
                                   details=[f"failed {line}" for line in failures])

@@ -18,19 +18,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rdflib import URIRef
-
-from seams import vocab
 from seams.errors import DraftGeneratorError
 from seams.generators.new_generator import scaffold
-from seams_cli.verdicts import golden_lines
+from seams.generators.package_rules import label_names
+from seams_cli.verdicts import first_refusal, golden_lines
 from seams_cli.workflows.scratch import scratch_project
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
 
 ANSWER_KEYS = ("extract", "template", "golden")
-GOLDEN_GATES = ("golden", "determinism", "parses", "sources")
+GOLDEN_GATES = ("golden", "determinism", "parses", "sources")  # pytest_seams.golden's items
+DRAFT_RULE_GATES = ("extract", "no-logic", "restated-label")  # pytest_seams.golden_rules' items
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
@@ -83,8 +82,7 @@ def _json_kind(value: object) -> str:
 
 def model_names(model: Model) -> list[tuple[str, str]]:
     """(IRI, label) of every rdfs:label of an IRI subject, sorted by IRI, then label."""
-    pairs = {(str(s), str(o)) for s, o in model.union.subject_objects(vocab.RDFS.label) if isinstance(s, URIRef)}
-    return sorted(pairs)
+    return label_names(model.union)
 
 
 def names_text(names: list[tuple[str, str]]) -> str:
@@ -93,7 +91,8 @@ def names_text(names: list[tuple[str, str]]) -> str:
 
 
 def assemble(name: str, reference: Path, answer: DraftAnswer) -> dict[str, bytes]:
-    """The scaffold with the answer's extract step, template and golden in place of its own."""
+    """The scaffold with the answer's extract step, template and golden in place of its own
+    (a drafted package: its pyproject.toml names the reference, see ``scaffold``)."""
     return scaffold(name, reference, extract_source=answer.extract, template=answer.template,
                     golden=answer.golden)
 
@@ -101,6 +100,11 @@ def assemble(name: str, reference: Path, answer: DraftAnswer) -> dict[str, bytes
 def expected_items(reference_name: str) -> list[str]:
     """Node ids of the scaffold's four golden items, in a session over the package's tests."""
     return [f"tests/golden/{reference_name}::{gate}" for gate in GOLDEN_GATES]
+
+
+def rule_items(reference_name: str) -> list[str]:
+    """Node ids of a drafted package's rule items, in the order their refusals are reported."""
+    return [f"tests/golden/{reference_name}::{gate}" for gate in DRAFT_RULE_GATES]
 
 
 @contextmanager
@@ -118,14 +122,34 @@ def scratch_package(model: Model, package_dir_name: str,
         yield package_dir, scratch.env(), scratch.root
 
 
-def golden_failures(model: Model, package_dir_name: str, files: dict[str, bytes], reference_name: str,
-                    *, timeout: float) -> list[str]:
-    """``<test>: <why>`` for each expected golden item that did not pass, scratch paths
-    replaced by the package's name (and the scratch project by ``.``); [] when all passed."""
+@dataclass(frozen=True)
+class GoldenVerdict:
+    """The golden session's verdict: a rule item's refusal (one line, reported alone, as the
+    checks before the session used to), else the failed golden items' lines; both empty: passed."""
+
+    refusal: str | None
+    failures: list[str]
+
+
+def golden_verdict(model: Model, package_dir_name: str, files: dict[str, bytes], reference_name: str,
+                   *, timeout: float) -> GoldenVerdict:
+    """Run the package's golden session in a scratch directory; scratch paths in the lines
+    are replaced by the package's name (and the scratch project by ``.``)."""
     from pytest_seams.runner import run_session
 
-    expected = expected_items(reference_name)
+    rules = rule_items(reference_name)
+    expected = [*rules, *expected_items(reference_name)]
     with scratch_package(model, package_dir_name, files) as (package_dir, env, scratch_root):
         result = run_session(package_dir, select="tests", timeout=timeout, env=env)
-        return golden_lines(result, expected, timeout=timeout, replacements={
-            str(package_dir): package_dir_name, f"{scratch_root}/": "", str(scratch_root): "."})
+        refusal = first_refusal(result, rules)
+        if refusal is not None:
+            return GoldenVerdict(refusal, [])
+        return GoldenVerdict(None, golden_lines(result, expected, timeout=timeout, replacements={
+            str(package_dir): package_dir_name, f"{scratch_root}/": "", str(scratch_root): "."}))
+
+
+def golden_failures(model: Model, package_dir_name: str, files: dict[str, bytes], reference_name: str,
+                    *, timeout: float) -> list[str]:
+    """``<test>: <why>`` for each expected item that did not pass; [] when all passed."""
+    verdict = golden_verdict(model, package_dir_name, files, reference_name, timeout=timeout)
+    return [verdict.refusal] if verdict.refusal else verdict.failures
