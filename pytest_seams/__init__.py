@@ -5,5 +5,7 @@ every session on the machine, and the plugin imports the collectors (and
 rdflib, pyshacl, lxml, seams) only when it meets a seams project.
 """
 
-CONFIG_NAME = "seams.toml"  # the file collected as the project's gates
+from seams.fs import CONFIG_NAME  # the file collected as the project's gates
+
+__all__ = ["CONFIG_NAME", "MODEL_ONLY"]
 MODEL_ONLY = "model"  # the selection of only the model gates (shapes, decisions, generate)

@@ -27,11 +27,10 @@ import pytest
 
 from pytest_seams.items import GateItem
 from seams.findings import Finding
+from seams.fs import MODEL_ENV
 from seams.generators.formats import parse_problem
 from seams.generators.golden_text import read_golden
 from seams.generators.package_run import Rendered, loaded_package, render_in_child, render_package
-
-MODEL_ENV = "SEAMS_MODEL"
 
 
 def _package_root(path: Path) -> Path | None:

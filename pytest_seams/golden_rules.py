@@ -24,8 +24,8 @@ import os
 from pathlib import Path
 
 from pytest_seams.items import GateItem
+from seams.fs import MODEL_ENV
 
-MODEL_ENV = "SEAMS_MODEL"
 RULE_GATES = ("extract", "no-logic", "restated-label")  # in the order their refusals are reported
 
 

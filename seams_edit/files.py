@@ -9,17 +9,16 @@ files already replaced get their old bytes back.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
 import shutil
-import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from seams.errors import EditError
+from seams.fs import resolve_inside, sha256_hex, temporary_beside
 
 MANIFEST = "manifest.json"
 _GITIGNORE = "*\n"
@@ -36,10 +35,9 @@ class ApplyRecord:
 
 def inside(root: Path, path: Path) -> Path:
     """``path`` (relative to ``root`` or absolute) resolved, refused if it leaves ``root``."""
-    resolved_root = root.resolve()
-    target = (path if path.is_absolute() else resolved_root / path).resolve()
-    if not target.is_relative_to(resolved_root):
-        raise EditError(f"{path}: outside the project root {resolved_root}")
+    target = resolve_inside(root, path)
+    if target is None:
+        raise EditError(f"{path}: outside the project root {root.resolve()}")
     return target
 
 
@@ -50,10 +48,6 @@ def read_or_none(path: Path) -> bytes | None:
         return None
     except OSError as error:
         raise EditError(f"{path}: cannot read: {error.strerror or error}") from error
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -> ApplyRecord:
@@ -95,7 +89,7 @@ def commit(writes: list[tuple[Path, bytes | None]]) -> None:
     try:
         for target, content in writes:
             if content is not None:
-                temporaries[target] = _temporary_beside(target, content)
+                temporaries[target] = temporary_beside(target, content)
     except OSError as error:
         _discard(temporaries.values())
         raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
@@ -114,24 +108,6 @@ def commit(writes: list[tuple[Path, bytes | None]]) -> None:
         raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
 
 
-def _temporary_beside(target: Path, content: bytes) -> Path:
-    """A temporary file in the target's directory (same file system, so the move is atomic)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
-    return temporary
-
-
 def _discard(paths: Iterable[Path]) -> None:
     for path in list(paths):
         path.unlink(missing_ok=True)
@@ -146,7 +122,7 @@ def _restore(done: list[Path], previous: dict[Path, bytes | None]) -> None:
             if before is None:
                 target.unlink(missing_ok=True)
             else:
-                os.replace(_temporary_beside(target, before), target)
+                os.replace(temporary_beside(target, before), target)
         except OSError:
             failed.append(str(target))
     if failed:
@@ -167,10 +143,10 @@ def _record_undo(root: Path, undo_dir: Path, planned: list[tuple[Path, bytes, by
                 saved = f"{index}.before"
                 (staging / saved).write_bytes(before)
             relative = target.relative_to(root).as_posix()
-            files.append({"path": relative, "before": saved, "after_sha256": sha256(after)})
+            files.append({"path": relative, "before": saved, "after_sha256": sha256_hex(after)})
         manifest = json.dumps({"version": 1, "files": files}, indent=2, sort_keys=True).encode() + b"\n"
         (staging / MANIFEST).write_bytes(manifest)
-        entry = undo_dir / f"{next_sequence(undo_dir):06d}-{sha256(manifest)[:12]}"
+        entry = undo_dir / f"{next_sequence(undo_dir):06d}-{sha256_hex(manifest)[:12]}"
         os.rename(staging, entry)
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)

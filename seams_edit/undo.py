@@ -13,7 +13,8 @@ import shutil
 from pathlib import Path
 
 from seams.errors import EditError
-from seams_edit.files import MANIFEST, commit, inside, read_or_none, sha256, undo_entries
+from seams.fs import sha256_hex
+from seams_edit.files import MANIFEST, commit, inside, read_or_none, undo_entries
 
 
 def undo_dir(root: Path) -> Path:
@@ -32,7 +33,7 @@ def undo_last(root: Path) -> list[Path]:
     for item in _manifest(entry):
         target = inside(root, Path(item["path"]))
         current = read_or_none(target)
-        if current is None or sha256(current) != item["after_sha256"]:
+        if current is None or sha256_hex(current) != item["after_sha256"]:
             raise EditError(f"{item['path']}: changed since the apply (sha256 differs); undo refused")
         before = None if item["before"] is None else (entry / item["before"]).read_bytes()
         writes.append((target, before))

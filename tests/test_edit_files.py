@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from seams.errors import EditError
+from seams.fs import sha256_hex as sha256
 from seams_edit import files
-from seams_edit.files import apply, sha256
+from seams_edit.files import apply
 
 
 @pytest.fixture

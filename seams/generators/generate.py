@@ -11,7 +11,6 @@ never deleted (it is kept and dropped from the lock, with a line saying so).
 
 from __future__ import annotations
 
-import hashlib
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from seams.errors import GeneratorError, ProjectError
 from seams.findings import Finding
+from seams.fs import sha256_hex
 from seams.project.layout import inside
 from seams.project.lock import Lock, read_lock, write_if_changed, write_lock
 
@@ -58,10 +58,6 @@ class GenerateReport:
 
 
 _RUNS: weakref.WeakKeyDictionary[Model, dict[tuple, Generation]] = weakref.WeakKeyDictionary()
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def generation(project: Project, model: Model) -> Generation:

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from seams.errors import GeneratorError
+from seams.fs import atomic_write
 from seams.generators.formats import SUPPORTED_SUFFIXES, parse_problem, suffix_of
 from seams.generators.golden_text import fixed_golden
 from seams.generators.package import (
@@ -25,7 +26,6 @@ from seams.generators.package import (
     package_name,
     pyproject,
 )
-from seams.project.lock import atomic_write
 
 NAME_RULE = re.compile(r"[a-z][a-z0-9-]*")
 # a golden file pytest would import (or treat as a package marker) instead of handing it to seams

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from seams.errors import ProjectError
+from seams.fs import CONFIG_NAME as CONFIG_NAME  # defined once, for every layer
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-CONFIG_NAME = "seams.toml"
 GRAPH_ROLES = ("seams", "ontology", "shapes")
 DEFAULT_TIMEOUT = 300
 

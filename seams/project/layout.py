@@ -17,9 +17,10 @@ from pathlib import Path
 from rdflib import URIRef
 
 from seams.errors import ProjectError
+from seams.fs import MODEL_ENV, resolve_inside
 from seams.project.config import CONFIG_NAME, GRAPH_ROLES, Config, parse_config
 
-MODEL_ENV = "SEAMS_MODEL"
+__all__ = ["CACHE_DIR", "LOCK_NAME", "MODEL_ENV", "Project", "find_project_root", "inside", "load_project"]
 LOCK_NAME = "seams.lock"
 CACHE_DIR = ".seams"
 
@@ -40,10 +41,9 @@ def find_project_root(start: Path | None = None, explicit: Path | None = None) -
 
 def inside(root: Path, relative: str | Path, *, what: str) -> Path:
     """Resolve ``relative`` against ``root`` and refuse anything that leaves it."""
-    root = root.resolve()
-    path = (root / relative).resolve()
-    if path != root and root not in path.parents:
-        raise ProjectError(f"{what}: {relative} leads outside {root}")
+    path = resolve_inside(root, relative)
+    if path is None:
+        raise ProjectError(f"{what}: {relative} leads outside {root.resolve()}")
     return path
 
 

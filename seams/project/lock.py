@@ -10,14 +10,13 @@ the same lock is always the same file and a diff of it reads well in review.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from seams.errors import ProjectError
+from seams.fs import atomic_write
 
 if TYPE_CHECKING:
     from seams.project.layout import Project
@@ -93,31 +92,3 @@ def write_if_changed(path: Path, data: bytes) -> bool:
         pass
     atomic_write(path, data)
     return True
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same directory, then ``os.replace``.
-
-    A reader never sees half a file, and a failed write leaves the old one.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, _mode_for(path))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    """Keep an existing file's mode; a new file gets what ``open`` would give it
-    (mkstemp's private 0600 would hide generated files from the rest of a team)."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask

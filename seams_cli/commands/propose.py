@@ -22,6 +22,7 @@ from pytest_seams.expected import expected_items
 from pytest_seams.runner import run_session
 from seams.checks.handler_drafts import draft_record, record_draft
 from seams.errors import ProjectError, SeamsError
+from seams.fs import atomic_write
 from seams.generators.pysource import is_identifier
 from seams.generators.stubs import stub_source
 from seams.model.context import context_for
@@ -29,7 +30,7 @@ from seams.model.loading import Model, load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
-from seams.project.lock import atomic_write, read_lock
+from seams.project.lock import read_lock
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,

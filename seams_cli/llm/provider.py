@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import IO, TypeVar
 
 from seams.errors import ProjectError, ProviderError
+from seams.fs import atomic_write
 from seams.processes import kill_group, wait_unreaped
 from seams.project.config import CONFIG_NAME, Config
-from seams.project.lock import atomic_write
 from seams_edit.files import ensure_local_dir
 
 LLM_MODEL_ENV = "SEAMS_LLM_MODEL"

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from seams.project.config import CONFIG_NAME
-from seams.project.layout import LOCK_NAME, MODEL_ENV, inside
+from seams.fs import CONFIG_NAME, MODEL_ENV
+from seams.project.layout import LOCK_NAME, inside
 
 if TYPE_CHECKING:
     from seams.model.loading import Model

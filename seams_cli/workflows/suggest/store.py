@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from seams.errors import ResolutionError
+from seams.fs import atomic_write
 from seams.project.layout import Project
-from seams.project.lock import atomic_write
 from seams.suggestions.routing import ORIGINAL_CONDITIONS
 from seams_cli.llm.provider import cache_key as key_of
 from seams_edit.files import ensure_local_dir
