@@ -1,4 +1,4 @@
-"""C2: a service task's acceptance items, and the same tests as plain pytest source.
+"""Acceptance (docs/architecture.md, D-handler-contract): a service task's acceptance items, and the same tests as plain pytest source.
 
 The model says what a handler may read (``seam:reads``), call (``seam:uses``)
 and must return (``seam:writes``, each of its datatype and inside every form
@@ -9,7 +9,7 @@ handler against it: ``import``, one ``example[<label>]`` per example, and
 The judging is done by the standard-library-only functions and classes in
 :mod:`pytest_seams.c2_checks`. The items call them in-process, and
 :func:`acceptance_source` copies their source text into a self-contained pytest
-module, so "the C2 tests" an LLM reads in the propose prompt are exactly the
+module, so "the acceptance tests" an LLM reads in the propose prompt are exactly the
 code that judges its draft.
 """
 
@@ -49,7 +49,7 @@ class ExampleSpec:
 
 @dataclass(frozen=True)
 class TaskSpec:
-    """Everything C2 needs about one service task, in plain data."""
+    """Everything acceptance needs about one service task, in plain data."""
 
     subject: str  # prefixed name of the task
     label: str | None
@@ -275,7 +275,7 @@ EXAMPLES = {examples}
 
 
 def acceptance_source(project: Project, model: Model, task: Any) -> str:
-    """A self-contained pytest module with the C2 tests of one task (deterministic)."""
+    """A self-contained pytest module with the acceptance tests of one task (deterministic)."""
     (_, spec), = task_specs(project, model, task)
     parent_rel = project.relative(spec.handlers_parent)
     header = _HEADER.format(

@@ -1,4 +1,4 @@
-"""The four scaffold tests of a generator package, as pytest items (design §7).
+"""The four scaffold tests of a generator package, as pytest items (docs/generators.md, D-golden).
 
 A golden file ``<package root>/tests/golden/<name>`` (the root holds a
 ``pyproject.toml`` and a ``seams_*`` package) is collected as a

@@ -17,7 +17,7 @@ class Finding:
     message: str
 
     def line(self) -> str:
-        """``<kind> <subject> [<predicate>]: <message>`` (design §8)."""
+        """``<kind> <subject> [<predicate>]: <message>`` (docs/architecture.md, D-finding-line)."""
         predicate = f" {self.predicate}" if self.predicate else ""
         return f"{self.kind} {self.subject}{predicate}: {self.message}"
 

@@ -2,7 +2,7 @@
 
 Expected failures are :class:`seams.errors.SeamsError`; each class carries
 its exit code, and a subcommand module may override the mapping with an
-``EXIT_CODES`` dict (``draft-generator`` exits 1 for every error, ADR-0029).
+``EXIT_CODES`` dict (``draft-generator`` exits 1 for every error, docs/draft-generator.md).
 Anything else is a bug and keeps its traceback.
 """
 

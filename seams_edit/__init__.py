@@ -1,4 +1,4 @@
-"""seams_edit: the one write path of seams (ADR-0017).
+"""seams_edit: the one write path of seams (docs/architecture.md, D-one-write-path).
 
 Model changes arrive as a ``Patch``; ``apply_patch`` turns it into new TriG
 text without disturbing the file's layout; ``files.apply`` writes every

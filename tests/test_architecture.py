@@ -44,3 +44,42 @@ def test_lazy_and_type_checking_imports_count(tmp_path):
     found = script.imports_of(source, {"seams_cli", "seams_cli.main", "pytest_seams", "pytest_seams.runner"},
                                 name="seams.mod")
     assert found == {"seams_cli.main", "pytest_seams.runner"}
+
+
+def test_the_documented_graph_is_the_script_s_output():
+    import re
+    import subprocess
+
+    printed = subprocess.run([sys.executable, str(REPO / "scripts" / "import_graph.py")], capture_output=True,
+                             text=True, check=True, timeout=120).stdout
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- import-graph:[^\n]*-->\n```\n(.*?)```\n<!-- /import-graph -->", text, re.S)
+    assert block is not None, "docs/architecture.md lost its import-graph markers"
+    assert block.group(1) == printed
+
+
+RENDERED = "acceptance tests of {subject}{label}: handler module {module}."
+"""The header of the rendered acceptance source: prompt text, not a citation (changing it
+would change every propose prompt)."""
+
+
+def test_no_citation_of_a_document_outside_the_repository():
+    """Docstrings, comments and docs cite docs/*.md and the named decisions of
+    docs/architecture.md, never ADR numbers, design sections or backlog ids."""
+    import re
+
+    cited = re.compile(r"ADR-?\d{2,4}|design §\s?\d+|backlog [A-Z]\d+|\bD0\d{2}\b|\bC[1-5]\b")
+    found = []
+    for folder in ("seams", "seams_edit", "pytest_seams", "seams_cli", "tests", "scripts", "benchmarks", "docs"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.suffix not in (".py", ".md"):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")  # a fixture may be Latin-1
+            for number, line in enumerate(text.splitlines(), start=1):
+                if cited.search(line) and RENDERED not in line:
+                    found.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
+    for name in ("README.md",):
+        for number, line in enumerate((REPO / name).read_text(encoding="utf-8").splitlines(), start=1):
+            if cited.search(line):
+                found.append(f"{name}:{number}: {line.strip()}")
+    assert found == []

@@ -1,5 +1,5 @@
 """Conformance: an empty ``--llm-model`` is a ProjectError naming propose.model in every
-mode of ``seams suggest`` (ADR-0020's amendment), not only when the provider is asked.
+mode of ``seams suggest`` (D-keys, docs/architecture.md), not only when the provider is asked.
 
 ``--list``, ``--accept`` and a model without candidates used to ignore the flag and
 exit 0; the amendment says anything but a non-empty name is a ProjectError (exit 2).

@@ -1,4 +1,4 @@
-"""C3: the context manifest, its hash, and resolving TASK to a service task."""
+"""The context: the context manifest, its hash, and resolving TASK to a service task."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """``seams draft-generator``: exact lines, the cache, every refusal, nothing written on failure,
-and a drafted package that ``seams generate`` runs (ADR-0029).
+and a drafted package that ``seams generate`` runs (docs/draft-generator.md).
 
 Providers are fakes (tests/fixtures/draft_generator/fake_provider.py) or the
-example's recorded-answer provider; nothing calls an LLM (ADR-0029 rule 9).
+example's recorded-answer provider; nothing calls an LLM.
 """
 
 from __future__ import annotations

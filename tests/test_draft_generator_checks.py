@@ -1,5 +1,5 @@
 """The parts of ``seams draft-generator`` that run no drafted code: the prompt, the
-answer's shape, and the extract, no-logic and restated-label checks (ADR-0029)."""
+answer's shape, and the extract, no-logic and restated-label checks (docs/draft-generator.md)."""
 
 from __future__ import annotations
 

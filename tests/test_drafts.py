@@ -1,4 +1,4 @@
-"""C5: draft records in seams.lock, draft-stale and draft-hand-edited."""
+"""The lock of drafts: draft records in seams.lock, draft-stale and draft-hand-edited."""
 
 from __future__ import annotations
 

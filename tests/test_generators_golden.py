@@ -2,7 +2,7 @@
 
 Each session is ``python -m pytest -q -p no:cacheprovider tests`` in the
 package directory with ``SEAMS_MODEL`` set, as ``seams draft-generator``
-runs it (ADR-0029). Until the seams plugin (``pytest_seams.plugin``) exists,
+runs it (docs/draft-generator.md). Until the seams plugin (``pytest_seams.plugin``) exists,
 the golden collector is loaded on its own with ``-p pytest_seams.golden``.
 """
 

@@ -1,4 +1,4 @@
-"""The built-in ``stubs`` generator (C1) on the example project and hostile model text."""
+"""The built-in ``stubs`` generator on the example project and hostile model text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""C2 as pytest source, and the runtime checks the items and the source share."""
+"""Acceptance as pytest source, and the runtime checks the items and the source share."""
 
 from __future__ import annotations
 

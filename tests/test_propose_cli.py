@@ -1,7 +1,7 @@
 """``seams propose``: exact lines, exit codes, the cache, and nothing written on failure.
 
 Every provider here is a fake (tests/fixtures/providers/fake.py) or the
-example's recorded-answer provider; nothing calls an LLM (ADR-0020 rule 6).
+example's recorded-answer provider; nothing calls an LLM.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""C5: accepted drafts in ``seams.lock``, and when they need another look.
+"""The lock of drafts (docs/architecture.md, D-handler-contract): accepted drafts in ``seams.lock``, and when they need another look.
 
 A drafted handler is hand-owned once accepted, but it was written from a
-set of facts. The lock keeps the hash of those facts (the C3 context hash)
+set of facts. The lock keeps the hash of those facts (the context hash)
 and of the file, so ``seams check`` can say when the model moved under the
 draft (``draft-stale``) and when someone changed or removed the file
 (``draft-hand-edited``). Both are problems: the draft deserves review.
@@ -29,7 +29,7 @@ REQUIRED = ("task", "module", "context_hash", "template", "provider", "sha256")
 
 def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
                  sha256: str, llm_model: str | None = None) -> dict[str, str]:
-    """One lock record (ADR-0020); ``model`` only when an LLM model was named, so locks
+    """One lock record (docs/propose.md); ``model`` only when an LLM model was named, so locks
     written before the amendment keep their bytes."""
     record = {"task": task, "module": module, "context_hash": context_hash, "template": template,
               "provider": provider, "sha256": sha256}

@@ -1,7 +1,7 @@
 """The seam shapes: SHACL over the model, plus the few rules SHACL cannot say.
 
 The shapes ship as ``seams/shapes/seam_shapes.ttl`` and are validated with
-pyshacl over the model's union graph (readers use the union, design §4;
+pyshacl over the model's union graph (readers use the union, D-model-is-data;
 forms live in the shapes graph but a user task's ``seam:form`` must resolve
 there). No inference, no advanced SHACL, no meta-SHACL: validation then
 stays linear in the model's size. Python adds what SHACL cannot express:

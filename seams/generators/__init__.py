@@ -1,7 +1,7 @@
-"""Generators: read the model, return files (design §7).
+"""Generators: read the model, return files (docs/generators.md).
 
 ``hookspecs`` is the interface (one pluggy hook, ``seams_generate``);
-``registry`` the plugin manager that holds the built-ins (``stubs``: C1,
+``registry`` the plugin manager that holds the built-ins (``stubs``: the handler stubs,
 ``decisions``: DMN tables as functions) and the installed packages of the
 entry point group ``seams.generators``; ``new_generator`` scaffolds such a
 package from a reference output (``seams new-generator``). Importing this

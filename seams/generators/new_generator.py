@@ -4,7 +4,7 @@ The package's golden test passes as written (the template is the reference
 verbatim, every golden line ``[fixed]``, extract returns only the model
 hash), so the author starts from green and changes one literal at a time.
 Every refusal is decided before anything is written; ``write`` then puts
-each file in place atomically. ``seams draft-generator`` (ADR-0029) reuses
+each file in place atomically. ``seams draft-generator`` (docs/draft-generator.md) reuses
 ``scaffold`` with a drafted extract step, template and golden, and the same
 refusals of the reference.
 """

@@ -2,7 +2,7 @@
 
 The package module is assembled from fixed parts and one replaceable part,
 the extract step (imports plus ``def extract(trig, out) -> dict``):
-``seams draft-generator`` (ADR-0029) puts an LLM-drafted extract in its
+``seams draft-generator`` (docs/draft-generator.md) puts an LLM-drafted extract in its
 place and keeps everything else, so the render environment, ``sources`` and
 the plugin registration are never the answer's to change. The default
 extract returns only the model hash, which leaves the template free of

@@ -1,11 +1,11 @@
-"""Built-in generator ``stubs`` (C1): one typed stub per service task.
+"""Built-in generator ``stubs`` (the stub of D-handler-contract): one typed stub per service task.
 
 A stub is where a handler author (or ``seams propose``) starts: the task's
 inputs and outputs as TypedDicts typed from the variables' datatypes, its
 bindings as a Protocol, its label, comment and examples as the docstring,
 and a body that raises ``NotImplementedError``. Stubs go under the generated
 directory (``generated/stubs/<handler>.py``) and never into the handlers
-package, which is hand-owned (ADR-0012).
+package, which is hand-owned (docs/architecture.md, D-handler-contract).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 STUBS_DIR = "stubs"
 
-# datatype -> (annotation, (module, name) it needs); design §6 lists the accepted values
+# datatype -> (annotation, (module, name) it needs); docs/plugin.md (Acceptance in detail) lists the accepted values
 _ANNOTATIONS: dict[Any, tuple[str, tuple[str, str] | None]] = {
     V.XSD.string: ("str", None),
     V.XSD.integer: ("int", None),

@@ -1,4 +1,4 @@
-"""C3: the facts a service task's body depends on, and their hash.
+"""The context (docs/architecture.md, D-handler-contract): the facts a service task's body depends on, and their hash.
 
 The context hash decides when a draft must be looked at again (``draft-stale``)
 and keys the provider cache, so it must move with every fact the body could

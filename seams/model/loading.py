@@ -42,7 +42,7 @@ class Model:
 
     @cached_property
     def union(self) -> Graph:
-        """All quads as one graph: readers use the union (design §4)."""
+        """All quads as one graph: readers use the union (docs/architecture.md, D-model-is-data)."""
         return UnionGraph(self.dataset)
 
     @cached_property

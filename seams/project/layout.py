@@ -97,7 +97,7 @@ def load_project(
     env: Mapping[str, str] | None = None,
 ) -> Project:
     """Load the project; the model path is ``model`` (``--model``), else
-    ``SEAMS_MODEL``, else ``project.model`` from the config (D034)."""
+    ``SEAMS_MODEL``, else ``project.model`` from the config (docs/model.md)."""
     env = os.environ if env is None else env
     root = find_project_root(cwd, Path(project) if project is not None else None)
     config = parse_config(root / CONFIG_NAME)

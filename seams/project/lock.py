@@ -1,8 +1,8 @@
 """``seams.lock``: what seams wrote on the project's behalf, so edits by hand show.
 
-Two records live in one JSON file (design §8): the sha256 of every file
+Two records live in one JSON file (docs/generators.md, docs/propose.md): the sha256 of every file
 ``seams generate`` wrote, keyed by its path relative to the project root, and
-the accepted drafts of ``seams propose`` (ADR-0020), sorted by task. The
+the accepted drafts of ``seams propose`` (docs/propose.md), sorted by task. The
 bytes are canonical (keys sorted, two-space indent, one trailing newline), so
 the same lock is always the same file and a diff of it reads well in review.
 """

@@ -1,7 +1,7 @@
 """Reading a provider's ``condition-to-dmn`` answer, trusting nothing in it.
 
 The answer is LLM text, so it is held to the schema at the end of
-``suggest-v1.txt`` (design §12) key by key, and every name in it is checked
+``suggest-v1.txt`` (docs/suggest.md) key by key, and every name in it is checked
 against the model: a gateway, flow, variable or decision the model does not
 have is a ResolutionError; an answer the model has the names for but that
 cannot be built (a decision id already taken, an output of another datatype,

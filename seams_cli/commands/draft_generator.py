@@ -1,5 +1,5 @@
 """``seams draft-generator NAME --reference FILE``: a generator drafted by the provider,
-kept only when its golden test passes (ADR-0029).
+kept only when its golden test passes (docs/draft-generator.md).
 
 Every refusal that needs no answer (the name, the reference, an occupied
 DIR, the project, the provider) comes before the provider is asked. The
@@ -48,7 +48,7 @@ from seams_cli.workflows.generator_draft import (
 )
 
 EXIT_CODES = {SeamsError: 1}
-"""ADR-0029: every error of this command exits 1, a project error too."""
+"""docs/draft-generator.md: every error of this command exits 1, a project error too."""
 TEMPLATE = "draft-generator-v1.txt"
 CACHE_DIR = "generator-drafts"
 

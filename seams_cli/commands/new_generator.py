@@ -1,6 +1,6 @@
-"""``seams new-generator NAME --reference FILE [--out DIR] [--force]`` (backlog K5).
+"""``seams new-generator NAME --reference FILE [--out DIR] [--force]`` (docs/generators.md).
 
-Writes the generator package of design §7 into DIR (default ``seams-NAME``)
+Writes the generator package of docs/generators.md into DIR (default ``seams-NAME``)
 and prints ``wrote <path>`` per file. Every refusal (a bad NAME, an
 unsupported or unparsable reference, an occupied DIR without --force) is
 one line ``seams new-generator: <reason>`` on stderr, exit 1, and nothing is

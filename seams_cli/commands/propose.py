@@ -1,4 +1,4 @@
-"""``seams propose TASK``: draft a handler with the provider; keep it only if it passes (ADR-0020).
+"""``seams propose TASK``: draft a handler with the provider; keep it only if it passes (docs/propose.md).
 
 Every check that can refuse the command (project, task, target module,
 provider, lock) runs before the provider is asked, so a refusal costs
@@ -64,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_prompt(manifest: Mapping, *, stub: str, tests: str) -> str:
-    """The draft-v1 prompt: the facts (JSON), the BPMN element, the C1 stub and the C2
+    """The draft-v1 prompt: the facts (JSON), the BPMN element, the stub and the acceptance
     tests, each a DATA block. A pure function of its arguments, byte for byte."""
     facts = {key: value for key, value in manifest.items() if key != "bpmn"}
     return fill(load_template(TEMPLATE), {

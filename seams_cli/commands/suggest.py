@@ -1,6 +1,6 @@
 """``seams suggest``: ask the provider for a model change, check it, keep it pending; list; accept.
 
-The LLM only proposes (ADR-0028): its answer is parsed and validated
+The LLM only proposes (docs/architecture.md, D-llm-proposes): its answer is parsed and validated
 (seams.suggest.answer), the change is built by code (seams.suggest.build),
 checked in a scratch copy by one pytest session of the model gates (shapes,
 decisions, generation) and the routing item, which runs both versions of the

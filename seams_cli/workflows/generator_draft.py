@@ -1,4 +1,4 @@
-"""A drafted generator (ADR-0029): the answer, the model's names, the cache and the golden session.
+"""A drafted generator (docs/draft-generator.md): the answer, the model's names, the cache and the golden session.
 
 The provider's answer is three texts, and everything else of the package is
 the scaffold's (``seams.generators.new_generator.scaffold``), so the answer

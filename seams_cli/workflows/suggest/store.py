@@ -8,7 +8,7 @@ different field lists share a key whatever the fields contain.
 * cache key: model hash, template, provider command[, LLM model]
 * suggestion id: model hash, template, provider command, response[, LLM model]
 
-The LLM model is appended only when one is named, as ADR-0020's amendment
+The LLM model is appended only when one is named, as D-keys (docs/architecture.md)
 asks, so keys made without one keep their value.
 
 Layout: ``cache/<key>.json`` holds a successful response; ``<id>/``
