@@ -34,7 +34,7 @@ def main(root: str) -> None:
 
 def _check(project, model, lap) -> None:
     """The phases of ``seams.checks.all_findings``, one lap each."""
-    model.view
+    _ = model.view
     lap("typed view")
     from seams.checks.shapes import shape_findings
     lap("import pyshacl")

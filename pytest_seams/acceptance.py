@@ -1,4 +1,5 @@
-"""Acceptance (docs/architecture.md, D-handler-contract): a service task's acceptance items, and the same tests as plain pytest source.
+"""A service task's acceptance items, and the same tests as plain pytest source
+(docs/architecture.md, D-handler-contract).
 
 The model says what a handler may read (``seam:reads``), call (``seam:uses``)
 and must return (``seam:writes``, each of its datatype and inside every form

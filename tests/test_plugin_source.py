@@ -143,5 +143,5 @@ def test_bindings_answer_with_copies_of_the_replies_and_record_undeclared_names(
     with pytest.raises(LookupError, match="no reply for binding 'mail'"):
         bindings.mail()
     with pytest.raises(AttributeError, match="'payroll' is not a binding of this task"):
-        bindings.payroll
+        _ = bindings.payroll
     assert bindings.undeclared == ["payroll"]

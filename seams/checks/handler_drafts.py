@@ -1,4 +1,5 @@
-"""The lock of drafts (docs/architecture.md, D-handler-contract): accepted drafts in ``seams.lock``, and when they need another look.
+"""Accepted drafts in ``seams.lock``, and when they need another look (the lock of
+docs/architecture.md, D-handler-contract).
 
 A drafted handler is hand-owned once accepted, but it was written from a
 set of facts. The lock keeps the hash of those facts (the context hash)

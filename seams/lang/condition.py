@@ -29,7 +29,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Union
 
 from seams.errors import ExpressionError
 from seams.lang.values import BOOLEAN, KINDS, ORDERED_KINDS, OTHER, kind_guard, kind_of, render_literal
@@ -91,7 +90,7 @@ class _Not:
     operand: _Node
 
 
-_Node = Union[_Var, _Lit, _Compare, _BoolOp, _Not]
+_Node = _Var | _Lit | _Compare | _BoolOp | _Not
 
 
 @dataclass(frozen=True)

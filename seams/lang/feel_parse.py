@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Union
 
 from seams.errors import ExpressionError
 from seams.lang.feel_sets import Interval
@@ -60,7 +59,7 @@ class RangeTest:
     interval: Interval
 
 
-Test = Union[EqualTest, RangeTest]
+Test = EqualTest | RangeTest
 
 
 def parse_entry(text: str, *, where: str) -> tuple[tuple[Test, ...], bool]:

@@ -10,7 +10,6 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from datetime import date
 from decimal import Context, Decimal, localcontext
-from typing import Union
 
 from seams.lang.feel_parse import MAX_LENGTH, EqualTest, Test
 from seams.lang.values import BOOLEAN, DATE, NULL, NUMBER, STRING, kind_of
@@ -18,7 +17,7 @@ from seams.lang.values import BOOLEAN, DATE, NULL, NUMBER, STRING, kind_of
 _EXACT = Context(prec=4 * MAX_LENGTH)
 """Enough digits that e ± 1 and midpoints of any literal a cell can hold are exact."""
 
-Number = Union[int, Decimal]
+Number = int | Decimal
 
 
 def samples_for(tests: Iterable[Test]) -> list[object]:

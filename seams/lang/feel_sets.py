@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Union
 
 from seams.lang.values import BOOLEAN, DATE, KINDS, NULL, NUMBER, OTHER, STRING, kind_guard, render_literal
 
@@ -95,7 +94,8 @@ class IntervalSet:
         for iv in live:
             last = merged[-1] if merged else None
             if last is not None and (
-                last.hi is None or iv.lo is None or iv.lo < last.hi or (iv.lo == last.hi and (last.hi_closed or iv.lo_closed))
+                last.hi is None or iv.lo is None or iv.lo < last.hi
+                or (iv.lo == last.hi and (last.hi_closed or iv.lo_closed))
             ):
                 upper = last if _tighter_upper(last, iv) is iv else iv
                 merged[-1] = Interval(last.lo, last.lo_closed, upper.hi, upper.hi_closed)
@@ -175,7 +175,7 @@ class FiniteSet:
         return " or ".join(f"{expr} is {member!r}" for member in sorted(self.members))
 
 
-_Part = Union[IntervalSet, FiniteSet]
+_Part = IntervalSet | FiniteSet
 
 
 def _empty_part(kind: str) -> _Part:

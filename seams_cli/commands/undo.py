@@ -16,7 +16,8 @@ from seams_edit.undo import undo_last
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--project", type=Path, metavar="DIR", help="the project directory (default: walk up to seams.toml)")
+    parser.add_argument("--project", type=Path, metavar="DIR",
+                        help="the project directory (default: walk up to seams.toml)")
 
 
 def run(args: argparse.Namespace) -> int:

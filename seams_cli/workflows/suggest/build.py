@@ -1,4 +1,5 @@
-"""Turning a validated suggestion into a model change, by code and not by the LLM (docs/architecture.md, D-llm-proposes).
+"""Turning a validated suggestion into a model change, by code and not by the LLM
+(docs/architecture.md, D-llm-proposes).
 
 The change is a seams_edit Patch for the TriG facts plus new texts for the
 BPMN and DMN payloads, edited with seams_edit so the modeler's layout stays.
