@@ -79,7 +79,7 @@ def _payload_of_format(model: Model, subject: URIRef, payload_iri, fmt: str) -> 
 
 def _process_findings(model: Model, ids: dict) -> Iterable[Finding]:
     for process in model.view.processes.values():
-        payload = model.payloads.get(process.payload)
+        payload = model.payloads.get(process.payload) if process.payload is not None else None
         if payload is None or process.element_id is None:
             continue  # the shapes report a missing payload or element
         if payload.format != "bpmn":
@@ -100,7 +100,8 @@ def _flow_element_findings(model: Model, ids: dict) -> Iterable[Finding]:
     view = model.view
     for (process_iri, element_id), items in sorted(elements_by_id(view).items(), key=lambda kv: str(kv[0])):
         process = view.processes.get(process_iri)
-        if process is None or not process.found or model.payloads[process.payload].format != "bpmn":
+        if process is None or not process.found or process.payload is None \
+                or model.payloads[process.payload].format != "bpmn":
             continue  # the shapes or _process_findings report the process
         first, *others = sorted(items, key=lambda i: str(i.iri))
         for other in others:
@@ -140,8 +141,8 @@ def _business_rule_findings(model: Model, ids: dict) -> Iterable[Finding]:
             yield Finding(KIND, model.qname(task.iri), "seam:decidedBy",
                           f'BPMN element "{node.id}" calls DMN decision "{node.decision_ref}", but '
                           f'{model.qname(decision.iri)} is DMN decision "{decision.element_id}"')
-        names = sorted({view.variable_name(o.process_variable) for o in decision.outputs
-                        if isinstance(o.process_variable, URIRef)} - {None})
+        names = sorted({name for o in decision.outputs if isinstance(o.process_variable, URIRef)
+                        for name in [view.variable_name(o.process_variable)] if name is not None})
         if node.result_variable is not None and names and node.result_variable not in names:
             yield Finding(KIND, model.qname(task.iri), "seam:decidedBy",
                           f'BPMN element "{node.id}" stores the result in "{node.result_variable}", but '
@@ -149,13 +150,13 @@ def _business_rule_findings(model: Model, ids: dict) -> Iterable[Finding]:
 
 
 def _is_dmn_decision(model: Model, ids: dict, decision: Decision) -> bool:
-    payload = model.payloads.get(decision.payload)
+    payload = model.payloads.get(decision.payload) if decision.payload is not None else None
     return (payload is not None and payload.format == "dmn" and decision.element_id is not None
             and _resolve(model, ids, decision.payload, decision.element_id, "decision", V.DMN_NS) is None)
 
 
 def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[Finding]:
-    payload = model.payloads.get(decision.payload)
+    payload = model.payloads.get(decision.payload) if decision.payload is not None else None
     if payload is None or decision.element_id is None:
         return
     if payload.format != "dmn":

@@ -70,7 +70,8 @@ def process_variables(view: View) -> dict[URIRef, set[URIRef]]:
 def elements_by_id(view: View) -> dict[tuple[URIRef, str], list[FlowElement]]:
     """Model flow elements by (process, BPMN id), built once instead of a scan per lookup."""
     index: dict[tuple[URIRef, str], list[FlowElement]] = defaultdict(list)
-    for item in (*view.tasks.values(), *view.gateways.values()):
+    items: list[FlowElement] = [*view.tasks.values(), *view.gateways.values()]
+    for item in items:
         if item.process is not None and item.element_id is not None:
             index[(item.process, item.element_id)].append(item)
     return index
@@ -129,7 +130,7 @@ class FlowGraph:
             node = queue.popleft()
             queued.discard(node)
             if node in self.starts:
-                here = frozenset()
+                here: frozenset[URIRef] = frozenset()
             else:
                 reached = [after[p] for p in self.preds[node] if p in after]
                 here = frozenset.intersection(*reached)
@@ -145,7 +146,7 @@ class FlowGraph:
 
 
 def _process_element(model: Model, process: Process) -> etree._Element | None:
-    payload = model.payloads.get(process.payload)
+    payload = model.payloads.get(process.payload) if process.payload is not None else None
     if payload is None or payload.format != "bpmn" or not process.found:
         return None
     for element in payload.tree.getroot().iter(f"{{{V.BPMN_NS}}}process"):
@@ -167,8 +168,9 @@ def upstream_findings(model: Model) -> list[Finding]:
             continue  # decisions_check reports a process payload element that does not resolve
         by_name: dict[str, set[URIRef]] = defaultdict(set)
         for iri in variables.get(process.iri, ()):
-            if view.variable_name(iri):
-                by_name[view.variable_name(iri)].add(iri)
+            name = view.variable_name(iri)
+            if name:
+                by_name[name].add(iri)
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
         sets = {node: frozenset().union(*(variables_set_by(view, i) for i in found_items))
                 for node, found_items in items.items()}

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pyshacl import validate
 from rdflib import BNode, Graph, Literal, URIRef
@@ -240,8 +240,9 @@ def _example_findings(model: Model, task: Task, example: Example) -> Iterable[Fi
         known = allowed[attr]
         if None in known:
             continue  # not a variable or binding, or one without a name: the SHACL shapes report it
-        for key in sorted(set(value) - known):
-            expected = ", ".join(sorted(known)) or "none"
+        names = cast("set[str]", known)  # no None in it now
+        for key in sorted(set(value) - names):
+            expected = ", ".join(sorted(names)) or "none"
             yield Finding(KIND, model.qname(task.iri), "seam:example",
                           f'{where} names "{key}", which is no {what} (expected one of: {expected})')
 

@@ -37,3 +37,4 @@ def seams_generate(model: Model, trig: Path, out_dir: Path) -> Mapping[str, byte
         ``seams.errors.GeneratorError`` naming the subject at fault when the model
         does not let the generator produce its output.
     """
+    raise NotImplementedError  # a specification: pluggy calls the implementations, never this

@@ -76,7 +76,7 @@ def render_package(module: ModuleType, trig: Path, out: Path) -> Rendered:
         raise TypeError(f"render returned {type(output).__name__}, not str")
     sources = tuple(Path(p).resolve() for p in module.sources(trig))
     model_dir = Path(trig).resolve().parent
-    library = _library_dirs(Path(module.__file__).parent, model_dir)
+    library = _library_dirs(Path(module.__file__ or ".").parent, model_dir)
     seen = dict.fromkeys(Path(p).resolve() for p in reads)
     return Rendered(output, tuple(p for p in seen if not _is_library_file(p, library, model_dir)), sources)
 

@@ -17,7 +17,7 @@ _RISKY_QUOTES = re.compile(r'"{3,}|"+$')
 
 
 def is_identifier(name: str | None) -> bool:
-    return bool(name) and name.isidentifier() and not keyword.iskeyword(name)
+    return name is not None and name.isidentifier() and not keyword.iskeyword(name)
 
 
 def require_identifier(name: str | None, *, subject: str, predicate: str) -> str:

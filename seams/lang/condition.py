@@ -29,6 +29,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from seams.errors import ExpressionError
 from seams.lang.values import BOOLEAN, KINDS, ORDERED_KINDS, OTHER, kind_guard, kind_of, render_literal
@@ -187,9 +188,9 @@ class _Converter:
         return operand
 
     def compare(self, node: ast.Compare) -> _Compare:
-        for op in node.ops:
-            if type(op) not in _COMPARISON_OPS:
-                raise self.fail(f"unsupported operator {'is' if isinstance(op, ast.Is) else 'is not'!r}")
+        for cmp in node.ops:
+            if type(cmp) not in _COMPARISON_OPS:
+                raise self.fail(f"unsupported operator {'is' if isinstance(cmp, ast.Is) else 'is not'!r}")
         ops = tuple(_COMPARISON_OPS[type(op)] for op in node.ops)
         operands: list[_Var | _Lit | _LitList] = [self.operand(node.left)]
         for op, right in zip(ops, node.comparators):
@@ -200,10 +201,10 @@ class _Converter:
                 operands.append(_LitList(tuple(self.literal(item) for item in right.elts)))
             else:
                 operands.append(self.operand(right))
-        for op, left, right in zip(ops, operands, operands[1:]):
-            if isinstance(left, _LitList) or (isinstance(right, _LitList) and op not in ("in", "not in")):
+        for op, lhs, rhs in zip(ops, operands, operands[1:]):
+            if isinstance(lhs, _LitList) or (isinstance(rhs, _LitList) and op not in ("in", "not in")):
                 raise self.fail("a list may only follow 'in' or 'not in'")
-            if op in _ORDERINGS and any(isinstance(o, _Lit) and kind_of(o.value) == BOOLEAN for o in (left, right)):
+            if op in _ORDERINGS and any(isinstance(o, _Lit) and kind_of(o.value) == BOOLEAN for o in (lhs, rhs)):
                 raise self.fail(f"ordering comparison '{op}' with a boolean")
         return _Compare(tuple(operands), ops)
 
@@ -218,7 +219,7 @@ class _Converter:
                 return _Lit(_BOOLEAN_NAMES[node.id])
             raise self.fail(f"variable {node.id!r} where a literal is needed")
         negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-        constant = node.operand if negative else node
+        constant = node.operand if isinstance(node, ast.UnaryOp) and negative else node
         if not isinstance(constant, ast.Constant):
             raise self.unsupported(node)
         value = constant.value
@@ -272,13 +273,13 @@ def _equal(a: object, b: object) -> bool:
     return kind != OTHER and kind == kind_of(b) and a == b
 
 
-def _compare_values(op: str, a: object, b: object) -> bool:
+def _compare_values(op: str, a: Any, b: Any) -> bool:
     if op == "==":
         return _equal(a, b)
     if op == "!=":
         return not _equal(a, b)
     if op in ("in", "not in"):
-        found = any(_equal(a, item) for item in b)  # type: ignore[attr-defined]
+        found = any(_equal(a, item) for item in b)
         return found if op == "in" else not found
     kind = kind_of(a)
     return kind in ORDERED_KINDS and kind == kind_of(b) and _ORDERINGS[op](a, b)

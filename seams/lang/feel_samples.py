@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from datetime import date
 from decimal import Context, Decimal, localcontext
+from typing import Any
 
 from seams.lang.feel_parse import MAX_LENGTH, EqualTest, Test
 from seams.lang.values import BOOLEAN, DATE, NULL, NUMBER, STRING, kind_of
@@ -22,7 +23,7 @@ Number = int | Decimal
 
 def samples_for(tests: Iterable[Test]) -> list[object]:
     """Samples for a flat list of positive tests, in a fixed order of kinds."""
-    found: dict[str, list[object]] = {NUMBER: [], STRING: [], DATE: [], BOOLEAN: [], NULL: []}
+    found: dict[str, list[Any]] = {NUMBER: [], STRING: [], DATE: [], BOOLEAN: [], NULL: []}
     strings_ordered = False
     for test in tests:
         if isinstance(test, EqualTest):
@@ -32,20 +33,28 @@ def samples_for(tests: Iterable[Test]) -> list[object]:
         for end in (test.interval.lo, test.interval.hi):
             if end is not None:
                 found[test.kind].append(end)
-    return (
-        _number_samples(found[NUMBER])
-        + _string_samples(found[STRING], strings_ordered)
-        + _date_samples(found[DATE])
-        + ([False, True] if found[BOOLEAN] else [])
-        + ([None] if found[NULL] else [])
-    )
+    samples: list[object] = []
+    samples += _number_samples(found[NUMBER])
+    samples += _string_samples(found[STRING], strings_ordered)
+    samples += _date_samples(found[DATE])
+    samples += [False, True] if found[BOOLEAN] else []
+    samples += [None] if found[NULL] else []
+    return samples
+
+
+def _exponent(number: Decimal) -> int:
+    """The exponent of a finite Decimal (a FEEL literal is never NaN or infinite)."""
+    exponent = number.as_tuple().exponent
+    if not isinstance(exponent, int):
+        raise ValueError(f"{number} is not a finite number")
+    return exponent
 
 
 def _number_samples(endpoints: list[Number]) -> list[Number]:
     samples: dict[Number, Number] = {}  # keyed by value: 5 and Decimal("5.0") are one sample
     with localcontext(_EXACT):
         for end in endpoints:
-            step = 1 if isinstance(end, int) else Decimal(1).scaleb(end.as_tuple().exponent)
+            step = 1 if isinstance(end, int) else Decimal(1).scaleb(_exponent(end))
             for value in (end - step, end, end + step):
                 samples.setdefault(value, value)
         ordered = sorted(samples.values())

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from seams.lang.values import BOOLEAN, DATE, KINDS, NULL, NUMBER, OTHER, STRING, kind_guard, render_literal
 
@@ -31,9 +32,9 @@ _LAST_DAY = date.max.toordinal()
 class Interval:
     """lo..hi; a None end is unbounded (and then open)."""
 
-    lo: object
+    lo: Any  # a number, string or date of the set's kind (ordered), or None
     lo_closed: bool
-    hi: object
+    hi: Any
     hi_closed: bool
 
     def contains(self, value: object) -> bool:
@@ -214,10 +215,10 @@ class ValueSet:
         return ValueSet(tuple(new if part.kind == new.kind else part for part in self.parts))
 
     def union(self, other: ValueSet) -> ValueSet:
-        return ValueSet(tuple(a.union(b) for a, b in zip(self.parts, other.parts)))
+        return ValueSet(tuple(_combined(a, b, "union") for a, b in zip(self.parts, other.parts)))
 
     def intersection(self, other: ValueSet) -> ValueSet:
-        return ValueSet(tuple(a.intersection(b) for a, b in zip(self.parts, other.parts)))
+        return ValueSet(tuple(_combined(a, b, "intersection") for a, b in zip(self.parts, other.parts)))
 
     def complement(self) -> ValueSet:
         return ValueSet(tuple(part.complement() for part in self.parts))
@@ -232,7 +233,7 @@ class ValueSet:
         return all(part.is_full() for part in self.parts)
 
     def overlaps(self, other: ValueSet) -> bool:
-        return any(not a.intersection(b).is_empty() for a, b in zip(self.parts, other.parts))
+        return any(not _combined(a, b, "intersection").is_empty() for a, b in zip(self.parts, other.parts))
 
     def part(self, kind: str) -> _Part:
         return self.parts[KINDS.index(kind)]
@@ -265,3 +266,12 @@ class ValueSet:
             return "False"
         return clauses[0] if len(clauses) == 1 else "(" + " or ".join(clauses) + ")"
 
+
+def _combined(a: _Part, b: _Part, how: str) -> _Part:
+    """``a.union(b)`` or ``a.intersection(b)`` of two parts of the same kind (the parts of
+    two value sets line up by kind, so they are always of the same class)."""
+    if isinstance(a, IntervalSet) and isinstance(b, IntervalSet):
+        return a.union(b) if how == "union" else a.intersection(b)
+    if isinstance(a, FiniteSet) and isinstance(b, FiniteSet):
+        return a.union(b) if how == "union" else a.intersection(b)
+    raise TypeError(f"cannot combine {type(a).__name__} and {type(b).__name__}")

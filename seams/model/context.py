@@ -54,21 +54,21 @@ def context_for(model: Model, task: Task | URIRef | str) -> Context:
     """The manifest of a service task (a Task or its IRI) and the sha256 of its canonical JSON."""
     view = model.view
     iri = URIRef(str(getattr(task, "iri", task)))
-    task = view.tasks.get(iri)
-    if task is None or task.kind != V.ServiceTask:
+    found = view.tasks.get(iri)
+    if found is None or found.kind != V.ServiceTask:
         raise ResolutionError(f"{model.qname(iri)}: not a service task of the model")
-    process = view.processes.get(task.process) if task.process is not None else None
+    process = view.processes.get(found.process) if found.process is not None else None
     manifest = {
-        "task": str(task.iri),
-        "label": task.label,
-        "comment": task.comment,
+        "task": str(found.iri),
+        "label": found.label,
+        "comment": found.comment,
         "process": process.label if process else None,
-        "handler": task.handler,
-        "reads": variable_facts(view, task.reads),
-        "writes": variable_facts(view, task.writes),
-        "bindings": _bindings(view, task),
-        "examples": _sorted_json([_example(e) for e in task.examples], by="label"),
-        "bpmn": _bpmn_fragment(model, task),
+        "handler": found.handler,
+        "reads": variable_facts(view, found.reads),
+        "writes": variable_facts(view, found.writes),
+        "bindings": _bindings(view, found),
+        "examples": _sorted_json([_example(e) for e in found.examples], by="label"),
+        "bpmn": _bpmn_fragment(model, found),
     }
     digest = hashlib.sha256(canonical_json(manifest).encode("utf-8")).hexdigest()
     return Context(manifest=manifest, hash=digest)

@@ -13,7 +13,7 @@ import os
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from lxml import etree
 from rdflib import Dataset, Graph, Literal, URIRef
@@ -58,7 +58,7 @@ class Model:
     def graph_of(self, subject: URIRef) -> URIRef | None:
         """The named graph a subject already lives in (edits write there)."""
         for _, _, _, g in self.dataset.quads((subject, None, None, None)):
-            return g.identifier if hasattr(g, "identifier") else g
+            return cast("URIRef | None", getattr(g, "identifier", g))
         return None
 
     def payload_for(self, subject: URIRef) -> PayloadFile | None:
@@ -89,7 +89,7 @@ class UnionGraph(Graph):
         super().__init__(store=dataset.store, identifier=DATASET_DEFAULT_GRAPH_ID,
                          namespace_manager=dataset.namespace_manager)
 
-    def triples(self, triple):  # type: ignore[override]
+    def triples(self, triple):
         s, p, o = triple
         if isinstance(p, PropertyPath):
             for s_, o_ in p.eval(self, s, o):
@@ -98,7 +98,7 @@ class UnionGraph(Graph):
         for found, _ in self.store.triples((s, p, o), context=None):
             yield found
 
-    def triples_choices(self, triple, context=None):  # type: ignore[override]
+    def triples_choices(self, triple, context=None):
         for found, _ in self.store.triples_choices(triple, context=None):
             yield found
 
@@ -150,7 +150,7 @@ def load_model(project: Project) -> Model:
     dataset = parse_trig(trig_bytes, source=display, base=project.config.base)
     payloads: dict[URIRef, PayloadFile] = {}
     model_dir = trig_path.parent.resolve()
-    for iri in sorted(set(dataset.subjects(V.RDF.type, V.Payload))):
+    for iri in sorted(cast("set[URIRef]", set(dataset.subjects(V.RDF.type, V.Payload)))):
         payloads[iri] = _read_payload(dataset, iri, model_dir, display, project)
     return Model(project, trig_path, trig_bytes, dataset, payloads)
 

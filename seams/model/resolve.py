@@ -22,8 +22,8 @@ def _names_of(model: Model, task: Task) -> set[str]:
     """Every spelling that names ``task``: IRI, ``<IRI>``, prefixed names, BPMN id, handler."""
     iri = str(task.iri)
     names = {iri, f"<{iri}>"}
-    for prefix, namespace in model.dataset.namespaces():
-        namespace = str(namespace)
+    for prefix, namespace_iri in model.dataset.namespaces():
+        namespace = str(namespace_iri)
         if iri.startswith(namespace) and len(iri) > len(namespace):
             names.add(f"{prefix}:{iri[len(namespace):]}")
     if task.element_id:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
+from rdflib.term import Node as Term
 
 from seams import vocab as V
 
@@ -186,7 +187,24 @@ class View:
         return var.name if var else None
 
 
-def _text(graph: Graph, s: Node, p: URIRef) -> str | None:
+def _ref(value: Term | None) -> URIRef | None:
+    """A term the view keeps as an IRI. Lenient like the rest of the view: kept as the
+    graph has it (the seam shapes report one that is not an IRI)."""
+    return cast("URIRef | None", value)
+
+
+def _node(value: Term) -> Node:
+    """A subject or object the view keeps as a resource (an IRI or a blank node)."""
+    return cast(Node, value)
+
+
+def _subjects(graph: Graph, cls: URIRef) -> list[URIRef]:
+    """The subjects of type ``cls``, sorted; IRIs as far as the view is concerned (the
+    seam shapes report a blank one)."""
+    return sorted((cast(URIRef, s) for s in set(graph.subjects(V.RDF.type, cls))), key=str)
+
+
+def _text(graph: Graph, s: Term, p: URIRef) -> str | None:
     value = graph.value(s, p)
     return str(value) if value is not None else None
 
@@ -220,7 +238,7 @@ def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:
     examples = []
     for node in graph.objects(task, V.example):
         examples.append(Example(
-            node=node,
+            node=_node(node),
             label=_text(graph, node, V.RDFS.label),
             given=_json_or_error(graph.value(node, V.given)),
             replies=_json_or_error(graph.value(node, V.replies)),
@@ -233,7 +251,7 @@ def _python(value: Any) -> Any:
     return value.toPython() if isinstance(value, Literal) else value
 
 
-def _field(graph: Graph, node: Node) -> Field:
+def _field(graph: Graph, node: Term) -> Field:
     in_list = graph.value(node, V.SH["in"])
     in_values = tuple(_python(v) for v in Collection(graph, in_list)) if in_list is not None else None
 
@@ -243,10 +261,10 @@ def _field(graph: Graph, node: Node) -> Field:
 
     path = graph.value(node, V.SH.path)
     return Field(
-        node=node,
+        node=_node(node),
         path=path if isinstance(path, URIRef) else None,
         name=_text(graph, node, V.SH.name),
-        datatype=graph.value(node, V.SH.datatype),
+        datatype=_ref(graph.value(node, V.SH.datatype)),
         min_count=num("minCount"), max_count=num("maxCount"),
         in_values=in_values,
         min_inclusive=num("minInclusive"), max_inclusive=num("maxInclusive"),
@@ -304,31 +322,32 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
     labels = {s: str(o) for s, o in g.subject_objects(V.RDFS.label) if isinstance(s, URIRef)}
 
     variables = {
-        s: Variable(iri=s, name=_text(g, s, V.name), datatype=g.value(s, V.datatype), label=labels.get(s))
-        for s in sorted(set(g.subjects(V.RDF.type, V.Variable)), key=str)
+        s: Variable(iri=s, name=_text(g, s, V.name), datatype=_ref(g.value(s, V.datatype)), label=labels.get(s))
+        for s in _subjects(g, V.Variable)
     }
     bindings = {
         s: Binding(iri=s, name=_text(g, s, V.name), label=labels.get(s), comment=_text(g, s, V.RDFS.comment))
-        for s in sorted(set(g.subjects(V.RDF.type, V.Binding)), key=str)
+        for s in _subjects(g, V.Binding)
     }
 
     bpmn = {iri: _bpmn_processes(p) for iri, p in payloads.items() if p.format == "bpmn"}
     processes = {}
-    for s in sorted(set(g.subjects(V.RDF.type, V.Process)), key=str):
-        payload = g.value(s, V.payload)
+    for s in _subjects(g, V.Process):
+        payload = _ref(g.value(s, V.payload))
         element = _text(g, s, V.payloadElement)
-        nodes, flows = bpmn.get(payload, {}).get(element, ({}, {}))
+        in_payload = bpmn.get(payload, {}) if payload is not None else {}
+        nodes, flows = in_payload.get(element, ({}, {})) if element is not None else ({}, {})
         processes[s] = Process(iri=s, label=labels.get(s), payload=payload, element_id=element,
-                               nodes=nodes, flows=flows, found=element in bpmn.get(payload, {}))
+                               nodes=nodes, flows=flows, found=element in in_payload)
 
     tasks = {}
     for kind in (V.UserTask, V.ServiceTask, V.BusinessRuleTask):
-        for s in sorted(set(g.subjects(V.RDF.type, kind)), key=str):
+        for s in _subjects(g, kind):
             form = g.value(s, V.form)
             decided = g.value(s, V.decidedBy)
             tasks[s] = Task(
                 iri=s, kind=kind, label=labels.get(s), comment=_text(g, s, V.RDFS.comment),
-                process=g.value(s, V.inProcess), element_id=_text(g, s, V.payloadElement),
+                process=_ref(g.value(s, V.inProcess)), element_id=_text(g, s, V.payloadElement),
                 handler=_text(g, s, V.handler),
                 reads=_sorted(g.objects(s, V.reads)), writes=_sorted(g.objects(s, V.writes)),
                 uses=_sorted(g.objects(s, V.uses)), examples=_examples(g, s),
@@ -336,21 +355,22 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
                 decided_by=decided if isinstance(decided, URIRef) else None,
             )
     gateways = {
-        s: Gateway(iri=s, label=labels.get(s), process=g.value(s, V.inProcess),
+        s: Gateway(iri=s, label=labels.get(s), process=_ref(g.value(s, V.inProcess)),
                    element_id=_text(g, s, V.payloadElement))
-        for s in sorted(set(g.subjects(V.RDF.type, V.Gateway)), key=str)
+        for s in _subjects(g, V.Gateway)
     }
 
     decisions = {}
-    for s in sorted(set(g.subjects(V.RDF.type, V.Decision)), key=str):
+    for s in _subjects(g, V.Decision):
         inputs = tuple(sorted(
-            (DecisionInput(node=n, variable=_text(g, n, V.dec_variable), from_path=g.value(n, V.dec_fromPath))
+            (DecisionInput(node=_node(n), variable=_text(g, n, V.dec_variable),
+                           from_path=_ref(g.value(n, V.dec_fromPath)))
              for n in g.objects(s, V.dec_input)), key=lambda i: (i.variable or "", str(i.node))))
         outputs = tuple(sorted(
-            (DecisionOutput(node=n, variable=_text(g, n, V.dec_variable),
-                            process_variable=g.value(n, V.dec_processVariable))
+            (DecisionOutput(node=_node(n), variable=_text(g, n, V.dec_variable),
+                            process_variable=_ref(g.value(n, V.dec_processVariable)))
              for n in g.objects(s, V.dec_output)), key=lambda o: (o.variable or "", str(o.node))))
-        decisions[s] = Decision(iri=s, label=labels.get(s), payload=g.value(s, V.payload),
+        decisions[s] = Decision(iri=s, label=labels.get(s), payload=_ref(g.value(s, V.payload)),
                                 element_id=_text(g, s, V.dec_payloadElement), inputs=inputs,
                                 outputs=outputs, reads=_sorted(g.objects(s, V.reads)))
 

@@ -28,6 +28,7 @@ from datetime import date
 from decimal import Decimal
 from itertools import product
 from math import prod
+from typing import Any, cast
 
 from rdflib import URIRef
 
@@ -87,8 +88,8 @@ def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
                     for i, n in enumerate(decision.inputs) if n == name] for name in names}
     boundaries: dict[str, list[object]] = {name: [] for name in names}
     for condition in candidate.conditions.values():
-        for name, values in condition.boundaries().items():
-            boundaries[name].extend(values)
+        for name, bounds in condition.boundaries().items():
+            boundaries[name].extend(bounds)
     domains = [_samples(model, candidate.known.get(name), tests[name], boundaries[name]) for name in names]
     table = [(tuple(parse_unary_tests(text, where=name) for name, text in zip(decision.inputs, entries, strict=True)),
               parse_literal(output, where="then")) for entries, output in decision.rules]
@@ -147,7 +148,7 @@ def routing_of_record(model: Model, record: Mapping[str, object]) -> RoutingResu
         raise SeamsError("the suggestion record names no gateway and decision id")
     candidate = candidate_with(model, gateway_id, dict(conditions))
     found = [d for d in model.view.decisions.values() if d.element_id == decision_id and d.payload]
-    payload = model.payloads.get(found[0].payload) if found else None
+    payload = model.payloads.get(found[0].payload) if found and found[0].payload is not None else None
     element = find_decision(payload.tree, decision_id) if payload is not None and payload.format == "dmn" else None
     if element is None:
         raise SeamsError(f"decision {decision_id}: not in the changed model's DMN payloads")
@@ -235,7 +236,7 @@ def _with_midpoints(values: list[object]) -> list[object]:
     for value in values:
         previous = out[-1] if out else None
         if kind_of(value) == "number" and kind_of(previous) == "number":
-            out.append((Decimal(previous) + Decimal(value)) / 2)
+            out.append((Decimal(cast(Any, previous)) + Decimal(cast(Any, value))) / 2)
         out.append(value)
     return out
 
@@ -249,7 +250,7 @@ def _bounds(fields: Iterable[Field]) -> list[object]:
             if b is not None]
 
 
-def _typed(value: object, datatype: URIRef | None) -> object | None:
+def _typed(value: Any, datatype: URIRef | None) -> object | None:
     """The value as the variable's datatype holds it, or None when it cannot hold it."""
     kind = kind_of(value)
     if datatype == V.XSD.integer:
@@ -258,7 +259,8 @@ def _typed(value: object, datatype: URIRef | None) -> object | None:
         return int(value)
     if datatype == V.XSD.decimal:
         return value if kind == "number" else None
-    expected = {V.XSD.string: "string", V.XSD.boolean: "boolean", V.XSD.date: "date"}.get(datatype)
+    kinds = {V.XSD.string: "string", V.XSD.boolean: "boolean", V.XSD.date: "date"}
+    expected = kinds.get(datatype) if datatype is not None else None
     return value if expected is None or kind == expected else None
 
 
@@ -277,4 +279,4 @@ def _allowed(value: object, field: Field) -> bool:
 def _default(datatype: URIRef | None) -> object:
     """A value for an input nothing constrains: any one value routes like all others."""
     return {V.XSD.integer: 0, V.XSD.decimal: Decimal(0), V.XSD.boolean: False,
-            V.XSD.date: date(2000, 1, 1)}.get(datatype, "")
+            V.XSD.date: date(2000, 1, 1)}.get(datatype, "") if datatype is not None else ""

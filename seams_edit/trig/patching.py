@@ -22,10 +22,11 @@ list the whole subtree. Labelled blank nodes (``_:b``) are never matched.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import cast
 
 from rdflib import Graph
 from rdflib.compare import isomorphic
-from rdflib.term import BNode, URIRef
+from rdflib.term import BNode, Identifier, URIRef
 
 from seams.errors import EditError
 from seams_edit.patch import Patch, Quad
@@ -52,16 +53,21 @@ def apply_patch(text: str, patch: Patch, *, source: str) -> str:
     return _Edit(scan(text, source=source), patch).result()
 
 
-def _split(quads: tuple[Quad, ...]) -> tuple[list[Quad], Pairs]:
-    """Quads about IRI subjects, and the (predicate, object) pairs of each blank node."""
-    top: list[Quad] = []
+IriQuad = tuple[URIRef, URIRef, Identifier, URIRef]
+"""(subject, predicate, object, graph) of a quad about an IRI subject."""
+
+
+def _split(quads: tuple[Quad, ...]) -> tuple[list[IriQuad], Pairs]:
+    """Quads about IRI subjects, and the (predicate, object) pairs of each blank node.
+    A patch's predicates and graph names are IRIs (``seams_edit.patch`` builds them so)."""
+    top: list[IriQuad] = []
     described: Pairs = defaultdict(list)
-    for quad in quads:
-        subject, predicate, obj, graph = quad
+    for subject, predicate, obj, graph in quads:
+        iri_predicate, iri_graph = cast(URIRef, predicate), cast(URIRef, graph)
         if isinstance(subject, BNode):
-            described[(graph, subject)].append((predicate, obj))
+            described[(iri_graph, subject)].append((iri_predicate, obj))
         else:
-            top.append(quad)
+            top.append((cast(URIRef, subject), iri_predicate, obj, iri_graph))
     return top, described
 
 
