@@ -252,7 +252,8 @@ def _di_of(scope: etree._Element, tag: str, element_id: str) -> etree._Element |
 
 def _bounds(shape: etree._Element) -> tuple[float, float, float, float]:
     bounds = shape.find(f"{_DC}Bounds")
-    return tuple(float(bounds.get(k, "0")) for k in ("x", "y", "width", "height"))
+    x, y, width, height = (float(bounds.get(k, "0")) for k in ("x", "y", "width", "height"))
+    return x, y, width, height
 
 
 def _is_container(shape: etree._Element, kinds: dict[str, etree._Element]) -> bool:
@@ -312,7 +313,7 @@ def _reroute_end(edge: etree._Element, task_x: float, top: float, middle: float)
         centre, entry = task_x + TASK_WIDTH / 2, top if py < middle else top + TASK_HEIGHT
         bend = py + (entry - py) // 2
         tail = [(px, bend), (centre, bend), (centre, entry)]
-    route = []
+    route: list[tuple[float, float]] = []
     for point in kept + tail:
         if not route or route[-1] != point:
             route.append(point)

@@ -261,7 +261,7 @@ def _read_layout(payload: Payload, document: str) -> None:
                 break
             continue
         node = next(nodes, None)
-        if node is None or not _same_kind(node, kind, raw):
+        if node is None or kind is None or not _same_kind(node, kind, raw):
             raise EditError(f"{source}: markup and tree disagree at character {match.start()}")
         if kind == "start" and not raw.endswith("/>"):
             stack.append((node, raw))
@@ -285,6 +285,15 @@ def _keep_text(payload: Payload, slot: tuple[etree._Element, str], pieces: list[
     payload._texts[slot] = _Text(raw, getattr(node, which) or "", cdata)
 
 
+def _found(pattern: re.Pattern[str], text: str) -> re.Match[str]:
+    """``pattern`` (anchored, or searched for its ``$``) in a tag the scanner already read,
+    where it always matches; an EditError rather than an AttributeError if it ever does not."""
+    match = pattern.search(text)
+    if match is None:
+        raise EditError(f"markup {text[:40]!r}: not a tag")
+    return match
+
+
 def _same_kind(node: etree._Element, kind: str, raw: str) -> bool:
     if kind == "comment":
         return isinstance(node, etree._Comment)
@@ -292,7 +301,7 @@ def _same_kind(node: etree._Element, kind: str, raw: str) -> bool:
         return isinstance(node, etree._ProcessingInstruction)
     if not isinstance(node.tag, str):
         return False
-    return _QNAME.match(raw).group(1).rpartition(":")[2] == etree.QName(node).localname
+    return _found(_QNAME, raw).group(1).rpartition(":")[2] == etree.QName(node).localname
 
 
 def _signature(node: etree._Element) -> tuple:
@@ -316,19 +325,20 @@ def _write_node(payload: Payload, node: etree._Element, out: list[str]) -> None:
     tag = payload._tags.get(node)
     unchanged = tag is not None and tag.signature == _signature(node)
     if isinstance(node, etree._Comment):
-        out.append(tag.start if unchanged else f"<!--{node.text}-->")
+        out.append(tag.start if tag is not None and unchanged else f"<!--{node.text}-->")
         return
     if isinstance(node, etree._ProcessingInstruction):
-        out.append(tag.start if unchanged else f"<?{node.target}{' ' + node.text if node.text else ''}?>")
+        text = f" {node.text}" if node.text else ""
+        out.append(tag.start if tag is not None and unchanged else f"<?{node.target}{text}?>")
         return
     if tag is None:
         head, end = _fresh_head(node), f"</{_qualified_name(node)}>"
         empty_closer, open_closer = payload.empty_close, ">"
     else:
-        closer = _CLOSER.search(tag.start).group()
+        closer = _found(_CLOSER, tag.start).group()
         head = tag.start[: -len(closer)] if unchanged else _patched_head(payload, node, tag)
         if tag.end is None:
-            end = f"</{_QNAME.match(tag.start).group(1)}>"
+            end = f"</{_found(_QNAME, tag.start).group(1)}>"
             empty_closer, open_closer = closer, ">"
         else:
             end, empty_closer, open_closer = tag.end, None, closer
@@ -364,8 +374,8 @@ def _fresh_head(node: etree._Element) -> str:
 def _patched_head(payload: Payload, node: etree._Element, tag: _Tag) -> str:
     """The start tag as read, with only the changed attributes and declarations rewritten."""
     start = tag.start
-    qname = _QNAME.match(start).group(1)
-    body = start[len(qname) + 1:_CLOSER.search(start).start()]
+    qname = _found(_QNAME, start).group(1)
+    body = start[len(qname) + 1:_found(_CLOSER, start).start()]
     old_values = dict(tag.signature[1])
     current = dict(node.attrib)
     parts, declared, seen, after_declarations = [f"<{qname}"], set(), set(), 1

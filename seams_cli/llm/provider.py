@@ -103,7 +103,9 @@ def provider_env(llm_model: str | None, base: Mapping[str, str] | None = None) -
 class _Reader(threading.Thread):
     """Reads one pipe to its end, keeping at most ``keep`` bytes."""
 
-    def __init__(self, pipe: IO[bytes], keep: int, on_overflow=None):
+    def __init__(self, pipe: IO[bytes] | None, keep: int, on_overflow=None):
+        if pipe is None:
+            raise ValueError("the provider's pipe was not opened")
         super().__init__(daemon=True)
         self.pipe, self.keep, self.on_overflow = pipe, keep, on_overflow
         self.data = bytearray()
@@ -111,7 +113,7 @@ class _Reader(threading.Thread):
 
     def run(self) -> None:
         with self.pipe:
-            while chunk := self.pipe.read1(_READ_CHUNK):
+            while chunk := self.pipe.read1(_READ_CHUNK):  # type: ignore[attr-defined]  # a BufferedReader
                 room = self.keep - len(self.data)
                 self.data += chunk[:max(room, 0)]
                 if len(chunk) > room and not self.overflow:

@@ -10,7 +10,9 @@ a small document made of the prefixes in force and one line per object.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 from rdflib import Graph
 from rdflib.term import BNode, Identifier, URIRef
@@ -148,13 +150,14 @@ def attach_terms(document: Document, shapes: list[Shape]) -> None:
             raise EditError(f"{document.source}: cannot parse a touched statement: {error}") from error
         nested_by_subject: dict[Identifier, list[Triple]] = defaultdict(list)
         roots: dict[URIRef, tuple[Identifier, Identifier]] = {}
-        for s, p, o in graph:
+        for s, p, o in cast("Iterable[Triple]", graph):
             if isinstance(s, URIRef) and s.startswith("urn:seams-edit:"):
                 roots[s] = (p, o)
             else:
                 nested_by_subject[s].append((s, p, o))
         for i, (group, obj) in enumerate(items):
-            group.predicate, obj.term = roots[URIRef(f"urn:seams-edit:{i}")]
+            predicate, obj.term = roots[URIRef(f"urn:seams-edit:{i}")]
+            group.predicate = cast(URIRef, predicate)  # a predicate is an IRI
             obj.nested = frozenset(reachable(obj.term, nested_by_subject))
 
 

@@ -91,7 +91,7 @@ def _vote_groups(document: Document, statement: Statement, votes: dict[str, Coun
         if starts_line(text, following.start) and indent.startswith(own_indent) and indent != own_indent:
             votes["continuation"][indent[len(own_indent) :]] += 1
     for group in groups:
-        for obj, following in zip(group.objects, group.objects[1:]):
-            separator = text[obj.end : following.start]
+        for obj, next_object in zip(group.objects, group.objects[1:]):
+            separator = text[obj.end : next_object.start]
             if _INLINE_COMMA.fullmatch(separator):
                 votes["comma"][separator] += 1
