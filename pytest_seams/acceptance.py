@@ -79,8 +79,8 @@ def task_specs(project: Project, model: Model, select: Any = None) -> list[tuple
     tasks = [t for t in model.view.service_tasks() if t.handler]
     counts: dict[str, int] = {}
     for task in tasks:
-        counts[task.handler] = counts.get(task.handler, 0) + 1
-    named = [(t.handler if counts[t.handler] == 1 else f"{t.handler}[{model.qname(t.iri)}]", t)
+        counts[task.handler or ""] = counts.get(task.handler or "", 0) + 1
+    named = [((t.handler or "") if counts[t.handler or ""] == 1 else f"{t.handler}[{model.qname(t.iri)}]", t)
              for t in tasks]
     if select is not None:
         wanted = str(getattr(select, "iri", select))
@@ -108,11 +108,11 @@ def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
                           for f in form.fields if f.path == iri)
             outputs[variable.name] = (_local(variable.datatype), rules)
     return TaskSpec(
-        subject=model.qname(task.iri), label=task.label, handler=task.handler, module=module,
+        subject=model.qname(task.iri), label=task.label, handler=task.handler or "", module=module,
         module_file=project.relative(handlers / f"{task.handler}.py"), handlers_parent=handlers.parent,
         reads=tuple(sorted(n for n in map(view.variable_name, task.reads) if n)),
-        bindings=tuple(sorted(view.bindings[b].name for b in task.uses
-                              if b in view.bindings and view.bindings[b].name)),
+        bindings=tuple(sorted(name for b in task.uses if b in view.bindings
+                              for name in [view.bindings[b].name] if name)),
         outputs=dict(sorted(outputs.items())), examples=_examples(task), problem=problem)
 
 
@@ -203,7 +203,8 @@ class AcceptanceItem(GateItem):
         self.handle()
 
     def reportinfo(self):
-        return self.path, None, f"{self.parent.name}::{self.name} ({self.subject})"
+        parent = self.parent.name if self.parent is not None else ""
+        return self.path, None, f"{parent}::{self.name} ({self.subject})"
 
     def as_pytest_source(self) -> str:
         """This item as a pytest test function (its helpers: :func:`acceptance_source`)."""

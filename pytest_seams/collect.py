@@ -89,7 +89,7 @@ class TaskNode(pytest.Collector):
         self.spec = spec
 
     def collect(self) -> list[pytest.Item]:
-        return acceptance_items(self, self.spec)
+        return [*acceptance_items(self, self.spec)]
 
     def reportinfo(self):
         return self.path, None, f"{self.spec.subject} ({self.spec.module_file})"

@@ -10,10 +10,16 @@ hashes with ``seams.lock``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 from pytest_seams.items import GateItem
 from seams.checks.registry import Gate
+
+
+class _FindingsOwner(Protocol):
+    """The collector of a gate item (collect.SeamsFile): it computes each function's findings once."""
+
+    def findings(self, source: Any) -> list: ...
 
 
 class FindingsItem(GateItem):
@@ -32,7 +38,7 @@ class FindingsItem(GateItem):
         from seams.findings import Finding
 
         try:
-            findings = self.parent.findings(self.spec.source)
+            findings = cast(_FindingsOwner, self.parent).findings(self.spec.source)
         except SeamsError as exc:  # an unreadable lock, say: one finding, not a traceback
             self.fail_with([Finding(self.gate, self.subject, None, str(exc))])
         if self.spec.only_kind is not None:

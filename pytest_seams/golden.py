@@ -22,6 +22,7 @@ import tempfile
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -48,6 +49,14 @@ def _package_dir(root: Path, template_name: str) -> Path | None:
     return next((p for p in _packages(root) if (p / "templates" / template_name).is_file()), None)
 
 
+def _root_of(path: Path) -> Path:
+    """The package root of a collected golden file (``is_golden_file`` found one)."""
+    root = _package_root(path)
+    if root is None:
+        raise ValueError(f"{path}: not in a generator package's tests/golden directory")
+    return root
+
+
 def is_golden_file(path: Path) -> bool:
     """True for ``<root>/tests/golden/<name>`` where root has a pyproject.toml and a seams_* package."""
     path = Path(path)
@@ -55,6 +64,15 @@ def is_golden_file(path: Path) -> bool:
     if root is None or path.name.startswith(".") or not path.is_file():
         return False
     return (root / "pyproject.toml").is_file() and bool(_packages(root))
+
+
+@dataclass(frozen=True)
+class _Rendering:
+    """A run that rendered: what the items judge."""
+
+    rendered: Rendered
+    child_output: str | None
+    trig: Path
 
 
 @dataclass(frozen=True)
@@ -74,7 +92,7 @@ class GoldenFile(pytest.File):
     def collect(self):
         from pytest_seams.golden_rules import rule_items
 
-        root = _package_root(Path(self.path))
+        root = _root_of(Path(self.path))
         subject = Path(self.path).relative_to(root).as_posix()
         yield from rule_items(self, root, _package_dir(root, Path(self.path).name), subject)  # drafted only
         for item_class in (GoldenItem, DeterminismItem, ParsesItem, SourcesItem):
@@ -88,7 +106,7 @@ class GoldenFile(pytest.File):
 
     def _execute(self) -> _Run:
         path = Path(self.path)
-        root = _package_root(path)
+        root = _root_of(path)
         package_dir = _package_dir(root, path.name)
         if package_dir is None:
             return _Run(problem=f"no seams_* package in {root.name} has templates/{path.name}")
@@ -113,24 +131,25 @@ class _GoldenGate(GateItem):
     """Runs the package (once per file) and hands the rendering to ``judge``."""
 
     def runtest(self) -> None:
-        run = self.parent.package_run()
-        if run.rendered is None:
+        run = cast(GoldenFile, self.parent).package_run()
+        if run.rendered is None or run.trig is None:
             self.fail_with([self.finding(run.problem or "the package did not run")], run.details)
-        findings, text = self.judge(run)
+            return
+        findings, text = self.judge(_Rendering(run.rendered, run.child_output, run.trig))
         if findings:
             self.fail_with(findings, text)
 
     def finding(self, message: str) -> Finding:
         return Finding(self.gate, self.subject, None, message)
 
-    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+    def judge(self, run: _Rendering) -> tuple[list[Finding], str]:
         raise NotImplementedError
 
 
 class GoldenItem(_GoldenGate):
     gate = "golden"
 
-    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+    def judge(self, run: _Rendering) -> tuple[list[Finding], str]:
         golden = read_golden(Path(self.path).read_text(encoding="utf-8"))
         findings = [self.finding(f"line {n} has no [fixed] or [graph: ...] marker") for n in golden.unmarked]
         output = run.rendered.output
@@ -145,7 +164,7 @@ class GoldenItem(_GoldenGate):
 class DeterminismItem(_GoldenGate):
     gate = "determinism"
 
-    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+    def judge(self, run: _Rendering) -> tuple[list[Finding], str]:
         if run.child_output == run.rendered.output:
             return [], ""
         diff = difflib.unified_diff(run.rendered.output.split("\n"), (run.child_output or "").split("\n"),
@@ -156,7 +175,7 @@ class DeterminismItem(_GoldenGate):
 class ParsesItem(_GoldenGate):
     gate = "parses"
 
-    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+    def judge(self, run: _Rendering) -> tuple[list[Finding], str]:
         problem = parse_problem(run.rendered.output, Path(self.path).name)
         return ([self.finding(f"the rendered output {problem}")] if problem else []), ""
 
@@ -164,7 +183,7 @@ class ParsesItem(_GoldenGate):
 class SourcesItem(_GoldenGate):
     gate = "sources"
 
-    def judge(self, run: _Run) -> tuple[list[Finding], str]:
+    def judge(self, run: _Rendering) -> tuple[list[Finding], str]:
         rendered, trig = run.rendered, run.trig
         named = set(rendered.sources)
         findings = [self.finding(f"sources() names {p}, which does not exist")

@@ -15,11 +15,18 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from pathlib import Path
+from typing import Any, Protocol, cast
 
 from pytest_seams.items import GateItem
 from seams.checks.registry import ROUTING
 
 MAX_RECORD = 1_000_000  # bytes of a suggestion record read; a real one is a few kilobytes
+
+
+class _ModelOwner(Protocol):
+    """The collector of the item (collect.SeamsFile): the changed model, loaded once."""
+
+    model: Any
 
 
 class RoutingItem(GateItem):
@@ -43,7 +50,7 @@ class RoutingItem(GateItem):
             record = _read_record(self.record)
             gateway = (record.get("suggestion") or {}).get("gateway") if isinstance(record, dict) else None
             self.subject = gateway if isinstance(gateway, str) and gateway else self.subject
-            result = routing_of_record(self.parent.model, record)
+            result = routing_of_record(cast(_ModelOwner, self.parent).model, record)
         except SeamsError as exc:
             self.fail_with([Finding(self.gate, self.subject, None, str(exc))])
         self.facts = {"samples": result.samples}

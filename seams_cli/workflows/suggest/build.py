@@ -85,7 +85,8 @@ class _Builder:
 
     def build(self) -> Change:
         s = self.suggestion
-        bpmn = self.model.payloads.get(self.candidate.process.payload)
+        process_payload = self.candidate.process.payload
+        bpmn = self.model.payloads.get(process_payload) if process_payload is not None else None
         if bpmn is None:
             raise GeneratorError(f"{self.model.qname(self.candidate.process.iri)} seam:payload: no BPMN payload")
         task_id = self._task_id(bpmn)
@@ -184,7 +185,8 @@ class _Builder:
         inputs = []
         for name in s.inputs:
             variable = self.view.variables[self.candidate.known[name]]
-            inputs.append((variable.label or name, name, TYPE_REFS.get(variable.datatype, "string")))
+            type_ref = TYPE_REFS.get(variable.datatype, "string") if variable.datatype is not None else "string"
+            inputs.append((variable.label or name, name, type_ref))
         rules = [([text for _, text in rule.when], feel_literal(rule.then)) for rule in s.rules]
         add_decision(payload, decision_id=s.decision_id, name=s.decision_name, hit_policy=s.hit_policy,
                      inputs=inputs, output=(s.output, TYPE_REFS[output_datatype(s.rules)]), rules=rules)
@@ -220,12 +222,13 @@ class _Builder:
         """The new task's BPMN id, following the existing task-id / decision-id pattern."""
         decision_id = self.suggestion.decision_id
         for task in sorted((t for t in self.view.tasks.values() if t.kind == V.BusinessRuleTask and t.element_id),
-                           key=lambda t: t.element_id):
+                           key=lambda t: t.element_id or ""):
             decision = self.view.decisions.get(task.decided_by) if task.decided_by else None
             if decision is None or not decision.element_id:
                 continue
-            suffix = os.path.commonprefix([task.element_id[::-1], decision.element_id[::-1]])[::-1]
-            task_prefix = task.element_id[:len(task.element_id) - len(suffix)]
+            task_id = task.element_id or ""
+            suffix = os.path.commonprefix([task_id[::-1], decision.element_id[::-1]])[::-1]
+            task_prefix = task_id[:len(task_id) - len(suffix)]
             decision_prefix = decision.element_id[:len(decision.element_id) - len(suffix)]
             if suffix and task_prefix and decision_id.startswith(decision_prefix):
                 return task_prefix + decision_id[len(decision_prefix):]

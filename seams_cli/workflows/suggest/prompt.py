@@ -34,7 +34,7 @@ def build_prompt(model: Model, candidates: list[Candidate]) -> str:
     } for c in candidates]
     bpmn = []
     for c in candidates:
-        payload = model.payloads.get(c.process.payload)
+        payload = model.payloads.get(c.process.payload) if c.process.payload is not None else None
         flows = [*c.process.incoming(c.element_id), *c.flows]
         bpmn += [fragment(payload, i) for i in (c.element_id, *(f.id for f in flows))] if payload else []
     known = sorted({iri for c in candidates for iri in c.known.values()}, key=str)
