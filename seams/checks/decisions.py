@@ -4,7 +4,7 @@ Each model fact that points into a payload must land on an element of the
 right kind; a business-rule task's decision must be the one its BPMN names;
 a decision's inputs and output must be its DMN table's; every table entry
 must parse, and a UNIQUE table must have no two rules that one input can
-match. Conditions and the upstream dataflow live in seams.flow_analysis.
+match. Conditions and the upstream dataflow live in seams.checks.flow.
 
 Every payload is indexed once (id -> element), so the checks stay linear in
 the size of the model and its payloads; only the UNIQUE overlap test is

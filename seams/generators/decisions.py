@@ -6,7 +6,7 @@ policy: UNIQUE (no match gives None, more than one is a DecisionError),
 FIRST, ANY (matches must agree), RULE ORDER and COLLECT (with SUM, MIN, MAX,
 COUNT). PRIORITY and OUTPUT ORDER need output priorities seams does not
 model yet, so they are a GeneratorError. Entry tests come from
-``seams.feel`` (``UnaryTests.to_python``), so the generated module agrees
+``seams.lang.feel`` (``UnaryTests.to_python``), so the generated module agrees
 with the checks on every value and needs only the standard library.
 """
 

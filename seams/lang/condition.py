@@ -13,7 +13,7 @@ evaluates itself. The language is
   (``True``/``False`` and also ``true``/``false``, as a modeler would type);
 * variable names.
 
-Semantics follow seams.value_kinds: values meet only values of their own kind,
+Semantics follow seams.lang.values: values meet only values of their own kind,
 so ``==`` across kinds is False, ``!=`` across kinds is True (it is ``not ==``)
 and an ordering comparison across kinds, or on booleans, is False. A bare
 variable or literal in a boolean position counts as true only if it is the

@@ -10,7 +10,7 @@ Names, other functions and arithmetic are not supported: the entry is an
 ExpressionError naming its cell.
 
 Matching follows FEEL's three-valued logic. A test against a value of another
-kind (seams.value_kinds) is *null* rather than false, as ``5 < "a"`` is null in
+kind (seams.lang.values) is *null* rather than false, as ``5 < "a"`` is null in
 FEEL; a list is true if any test is true, else null if any is null; ``not``
 keeps null null; the cell matches only on true. Equality is the exception
 FEEL makes for null: ``x = null`` is true or false, never null. So

@@ -1,4 +1,4 @@
-"""Tokenizer and parser for FEEL simple unary tests and literals (see seams.feel).
+"""Tokenizer and parser for FEEL simple unary tests and literals (see seams.lang.feel).
 
 The grammar is flat (``not(...)`` only around a whole entry, no nesting), so a
 token list and a cursor are all it takes; no recursion can run away on

@@ -1,7 +1,7 @@
 """Sample inputs around the literals of decision-table entries.
 
 Generated tests of a decisions module feed it these values and compare its
-answers with the table's. See seams.feel.sample_values for why they suffice.
+answers with the table's. See seams.lang.feel.sample_values for why they suffice.
 """
 
 from __future__ import annotations

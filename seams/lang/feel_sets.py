@@ -3,7 +3,7 @@
 A UNIQUE decision table is wrong if one input can satisfy two rules. Sampling
 could miss a gap as thin as one point (``< 5`` against ``>= 5``), so entries
 are turned into exact sets and intersected. A `ValueSet` has one part per
-value kind (seams.value_kinds): numbers, strings and dates are unions of
+value kind (seams.lang.values): numbers, strings and dates are unions of
 intervals with open or closed ends; booleans, null and "other" are finite
 sets. Endpoints keep their literal types (int, Decimal, str, date): Python
 compares int and Decimal exactly, so no rounding enters.

@@ -119,7 +119,7 @@ def _parsed(flows: tuple[Flow, ...]) -> dict[str, Condition] | None:
 def known_at(model: Model, process: Process, node_id: str) -> dict[str, URIRef]:
     """Variables set on every path from a start of the process to ``node_id``, by seam:name.
 
-    The decision checks' must-be-set analysis (seams.flow_analysis), so a
+    The decision checks' must-be-set analysis (seams.checks.flow), so a
     suggestion's inputs are exactly the variables those checks accept: one
     set only on one branch (the reviewer's ``approved``) is not known after
     the branches join.

@@ -15,7 +15,7 @@ than the engine's first match is stricter on purpose: the rewrite must not
 lean on the order of the flows in the file.
 
 The samples suffice because every condition and test changes its answer
-only at its literals (seams.feel.sample_values): a value on each side of
+only at its literals (seams.lang.feel.sample_values): a value on each side of
 each literal, per input, crossed over the inputs.
 """
 

@@ -1,7 +1,7 @@
 """``seams suggest``: ask the provider for a model change, check it, keep it pending; list; accept.
 
 The LLM only proposes (docs/architecture.md, D-llm-proposes): its answer is parsed and validated
-(seams.suggest.answer), the change is built by code (seams.suggest.build),
+(seams.suggestions.answer), the change is built by code (seams_cli.workflows.suggest.build),
 checked in a scratch copy by one pytest session of the model gates (shapes,
 decisions, generation) and the routing item, which runs both versions of the
 gateway on sample inputs (routing kept), and stored under
