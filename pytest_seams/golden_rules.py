@@ -24,9 +24,10 @@ import os
 from pathlib import Path
 
 from pytest_seams.items import GateItem
+from seams.checks.registry import DRAFT_RULE_NAMES
 from seams.fs import MODEL_ENV
 
-RULE_GATES = ("extract", "no-logic", "restated-label")  # in the order their refusals are reported
+RULE_GATES = DRAFT_RULE_NAMES  # in the order their refusals are reported
 
 
 def rule_items(parent, root: Path, package_dir: Path | None, subject: str) -> list[GateItem]:

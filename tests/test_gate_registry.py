@@ -56,3 +56,11 @@ def test_every_finding_seams_check_reports_belongs_to_a_gate(tmp_path):
         owner = gate_of_kind(finding.kind)
         assert owner is not None, finding
         assert finding in owner.source.findings(project, model)
+
+
+def test_the_golden_file_items_are_the_registry_s_names():
+    from pytest_seams.golden import DeterminismItem, GoldenItem, ParsesItem, SourcesItem
+    from pytest_seams.golden_rules import ExtractItem, NoLogicItem, RestatedLabelItem
+
+    assert tuple(c.gate for c in (GoldenItem, DeterminismItem, ParsesItem, SourcesItem)) == registry.GOLDEN_GATE_NAMES
+    assert tuple(c.gate for c in (ExtractItem, NoLogicItem, RestatedLabelItem)) == registry.DRAFT_RULE_NAMES

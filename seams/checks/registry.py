@@ -102,6 +102,12 @@ ROUTING = Gate("routing", Source("seams.suggestions.routing", "routing_of_record
 copy the suggestion changed (``seams suggest``, ``seams suggest --accept``); its function
 takes the changed model and the record, so ``seams check`` never runs it."""
 
+GOLDEN_GATE_NAMES: tuple[str, ...] = ("golden", "determinism", "parses", "sources")
+"""The items of a generator package's golden file (pytest_seams.golden; docs/generators.md)."""
+DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
+"""The items a drafted package's golden file adds (pytest_seams.golden_rules), in the order
+``seams draft-generator`` reports their refusals (docs/draft-generator.md)."""
+
 CHECK_GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
 """What ``seams check`` runs, in the order it prints."""
 GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING)

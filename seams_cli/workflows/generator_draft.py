@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from seams.checks.registry import DRAFT_RULE_NAMES, GOLDEN_GATE_NAMES
 from seams.errors import DraftGeneratorError
 from seams.generators.new_generator import scaffold
 from seams.generators.package_rules import label_names
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
     from seams.model.loading import Model
 
 ANSWER_KEYS = ("extract", "template", "golden")
-GOLDEN_GATES = ("golden", "determinism", "parses", "sources")  # pytest_seams.golden's items
-DRAFT_RULE_GATES = ("extract", "no-logic", "restated-label")  # pytest_seams.golden_rules' items
+GOLDEN_GATES = GOLDEN_GATE_NAMES  # pytest_seams.golden's items
+DRAFT_RULE_GATES = DRAFT_RULE_NAMES  # pytest_seams.golden_rules' items
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
