@@ -30,16 +30,19 @@ from seams.model.loading import Model, load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
-from seams.project.lock import atomic_write, read_lock
+from seams.project.lock import Lock, atomic_write, read_lock
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
+    add_refresh_argument,
     cache_key,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    mark_rejected,
     read_cached,
+    rejected_marker,
     say,
     say_provider,
     strip_escapes,
@@ -60,7 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("task", metavar="TASK",
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
     add_provider_arguments(parser)
-    parser.add_argument("--force", action="store_true", help="replace an existing handler module")
+    add_refresh_argument(parser)
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing handler module that is unchanged since its lock record")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an existing handler module even when it was edited by hand")
     add_project_arguments(parser)
 
 
@@ -88,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     task = resolve_task(model, args.task)
     target = _target_module(project, model, task)
     module = project.relative(target)
-    if target.exists() and not args.force:
-        raise SeamsError(f"{module} exists; use --force to replace it")
+    if target.exists() and not args.overwrite:
+        _refuse_replacing(task, module, target, read_lock(project), force=args.force)
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
     read_lock(project)  # a malformed lock fails now, not after a paid call
@@ -107,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         lambda: read_cached(cached_path),
         lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
                                          llm_model=llm_model, cwd=project.root)),
-        lambda text: write_cached(project.cache_dir, cached_path, text))
+        lambda text: write_cached(project.cache_dir, cached_path, text),
+        refresh=args.refresh, rejected=rejected_marker(cached_path))
     data = draft.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
     say(f"draft {digest}")
@@ -116,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if failures:
         for line in failures:
             say(line)
+        mark_rejected(project.cache_dir, cached_path, failures)
         return 1
     say("tests passed")
     _write_accepted(project, target, data, draft_record(
@@ -123,6 +132,20 @@ def run(args: argparse.Namespace) -> int:
         provider=provider, sha256=digest, llm_model=llm_model))
     say(f"wrote {module}")
     return 0
+
+
+def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, force: bool) -> None:
+    """An existing module is replaced only with ``--force`` and only while it is the accepted
+    draft byte for byte; a hand edit (or a module with no record) needs ``--overwrite``, so
+    no edit is ever dropped silently."""
+    if not force:
+        raise SeamsError(f"{module} exists; use --force to replace it")
+    record = next((r for r in lock.drafts if r.get("task") == str(task.iri) and r.get("module") == module), None)
+    if record is not None and record.get("sha256") == hashlib.sha256(target.read_bytes()).hexdigest():
+        return
+    why = "was edited since its record in seams.lock" if record is not None else "has no record in seams.lock"
+    raise SeamsError(f"{module} {why}; run seams accept {task.handler} to keep it as it is, "
+                     f"or --overwrite to replace it")
 
 
 def _target_module(project: Project, model: Model, task: Task) -> Path:
