@@ -11,7 +11,6 @@ cannot be written). See docs/propose.md for the lines and the cache key.
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import re
@@ -19,14 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_seams.acceptance import acceptance_source
-from pytest_seams.expected import expected_items
-from pytest_seams.runner import ItemResult, run_session
 from seams.checks.handler_drafts import draft_record, record_draft
-from seams.errors import ProjectError, SeamsError
-from seams.generators.pysource import is_identifier
+from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
 from seams.model.context import context_for
-from seams.model.loading import Model, load_model
+from seams.model.loading import load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
@@ -45,12 +41,11 @@ from seams_cli.llm.provider import (
     rejected_marker,
     say,
     say_provider,
-    strip_escapes,
     strip_fence,
     write_cached,
 )
 from seams_cli.options import add_project_arguments
-from seams_cli.workflows.scratch import scratch_project
+from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 
@@ -93,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
     model = load_model(project)
     task = resolve_task(model, args.task)
-    target = _target_module(project, model, task)
+    target = target_module(project, model, task)
     module = project.relative(target)
     if target.exists() and not args.overwrite:
         _refuse_replacing(task, module, target, read_lock(project), force=args.force)
@@ -120,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     digest = hashlib.sha256(data).hexdigest()
     say(f"draft {digest}")
 
-    failures = _rejections(project, model, task, target, draft)
+    failures = acceptance_failures(project, model, task, target, draft)
     if failures:
         for line in failures:
             say(line)
@@ -146,53 +141,6 @@ def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, forc
     why = "was edited since its record in seams.lock" if record is not None else "has no record in seams.lock"
     raise SeamsError(f"{module} {why}; run seams accept {task.handler} to keep it as it is, "
                      f"or --overwrite to replace it")
-
-
-def _target_module(project: Project, model: Model, task: Task) -> Path:
-    """``<handlers>/<handler>.py``, refused unless it stays inside the handlers directory."""
-    subject = model.qname(task.iri)
-    if not task.handler:
-        raise ProjectError(f"{subject} seam:handler: the service task names no handler module")
-    if not is_identifier(task.handler):
-        raise ProjectError(f"{subject} seam:handler: {task.handler!r} is not a module name")
-    handlers = project.handlers_dir
-    target = (handlers / f"{task.handler}.py").resolve()
-    if target.parent != handlers:
-        raise ProjectError(f"{subject} seam:handler: {project.relative(target)} is outside "
-                           f"the handlers directory {project.relative(handlers)}")
-    return target
-
-
-def _rejections(project: Project, model: Model, task: Task, target: Path, draft: str) -> list[str]:
-    """``failed ...`` lines: the draft does not parse, or acceptance items failed."""
-    module = project.relative(target)
-    try:
-        ast.parse(draft, filename=module)
-    except SyntaxError as exc:
-        return [f"failed {module}: not valid Python: {exc.msg} (line {exc.lineno})"]
-    except ValueError as exc:  # a NUL byte, on Pythons that do not call it a SyntaxError
-        return [f"failed {module}: not valid Python: {exc}"]
-    expected = expected_items(project, model, task=str(task.iri))
-    with scratch_project(project, model) as scratch:
-        atomic_write(scratch.path_of(project, target), draft.encode("utf-8"))
-        result = run_session(scratch.root, select=str(task.iri), timeout=project.config.propose.timeout,
-                             env=scratch.env())
-        if result.passed_all(expected):
-            return []
-        lines = [f"failed {item.name}{_reason(item, scratch.root)}" for item in result.failures()]
-    outcomes = {item.name: item.outcome for item in result.items}
-    lines += [f"failed {name}: {'was skipped' if outcomes.get(name) == 'skipped' else 'did not run'}"
-              for name in expected if outcomes.get(name) not in ("passed", "failed", "error")]
-    return lines or [f"failed {module}: {result.error or 'the acceptance session did not pass'}"]
-
-
-def _reason(item: ItemResult, scratch_root: Path) -> str:
-    """One safe line about why an item failed: its first finding, else its text."""
-    text = item.findings[0].message if item.findings else (item.text or "")
-    text = strip_escapes(text).replace(f"{scratch_root}/", "").replace(str(scratch_root), ".")
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    line = _CONTROL.sub(" ", line)
-    return f": {line[:200]}" if line else ""
 
 
 def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:
