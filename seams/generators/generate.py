@@ -163,9 +163,12 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
     for rel, digest in sorted(lock.generated.items()):
         path = _locked_path(project, rel)
         if not path.is_file():
-            edited.append(Finding("generated-hand-edited", rel, None, "missing; seams.lock records it; run seams generate"))
+            edited.append(Finding("generated-hand-edited", rel, None,
+                                  "missing; seams.lock records it; run seams generate"))
         elif sha256_hex(path.read_bytes()) != digest:
-            edited.append(Finding("generated-hand-edited", rel, None, "its sha256 differs from seams.lock; change the model or the generator instead, then run seams generate"))
+            edited.append(Finding("generated-hand-edited", rel, None,
+                                  "its sha256 differs from seams.lock; change the model or the generator "
+                                  "instead, then run seams generate"))
     edited_paths = {finding.subject for finding in edited}
     stale: list[Finding] = []
     produced = set()
