@@ -85,13 +85,23 @@ def model_subject_finder(trig) -> SubjectFinder:
         base = namespaces.get(prefix)
         return URIRef(f"{base}{local}") if base is not None and local else None
 
+    def spellings(value) -> list[str]:
+        """A literal as written; an IRI in full and as a prefixed name (``xsd:string``)."""
+        if not isinstance(value, URIRef):
+            return [str(value)]
+        try:
+            return [str(value), union.namespace_manager.normalizeUri(value)]
+        except Exception:  # no prefix fits
+            return [str(value)]
+
     def find(line: str, predicates: list[str]) -> str | None:
         iris = [expand(p) for p in predicates]
         if not iris or any(iri is None for iri in iris):
             return None
         found = set()
         for subject in {s for s, _, _ in union.triples((None, iris[0], None))}:
-            if all(any(_appears(str(value), line) for value in union.objects(subject, iri)) for iri in iris):
+            if all(any(_appears(shown, line) for value in union.objects(subject, iri) for shown in spellings(value))
+                   for iri in iris):
                 found.add(subject)
         if len(found) != 1:
             return None
