@@ -119,3 +119,19 @@ def test_the_first_command_installs_seams_and_proposes_offline(tmp_path):
                             text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-2:] == ["tests passed", "wrote handlers/record_leave.py"]
+
+
+def test_the_project_and_model_options_are_where_the_readme_says():
+    import argparse
+    import importlib
+
+    from seams_cli.main import COMMANDS
+
+    paragraph = README.split("The commands that read a model (", 1)[1].split(")", 1)[0]
+    reading = set(re.findall(r"`([a-z-]+)`", paragraph))
+    for name, (module, _) in COMMANDS.items():
+        parser = argparse.ArgumentParser()
+        importlib.import_module(module).add_arguments(parser)
+        options = {option for action in parser._actions for option in action.option_strings}
+        assert ("--model" in options) == (name in reading), name
+        assert ("--project" in options) == (name != "new-generator"), name
