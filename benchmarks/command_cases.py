@@ -48,14 +48,14 @@ def check_rows(small: Path, large: Path, *, small_n: int, large_n: int, repeats:
 
 
 def propose_row(project: Path, *, handler: str, copies: int, repeats: int) -> Row:
-    """A cached ``seams propose --force`` (cache hit, scratch copy and acceptance session
+    """A cached ``seams propose --overwrite`` (cache hit, scratch copy and acceptance session
     included) against a plain ``pytest -q`` of the same project in the same state."""
-    first = seams("propose", handler, "--force", project=project)  # fills the cache, writes the handler
+    first = seams("propose", handler, "--overwrite", project=project)  # fills the cache, writes the handler
     if "tests passed" not in first.stdout:
         raise BenchmarkError(f"seams propose {handler} did not pass:\n{first.stdout}")
 
     def cached() -> Sample:
-        sample = seams("propose", handler, "--force", project=project)
+        sample = seams("propose", handler, "--overwrite", project=project)
         if "cache hit" not in sample.stdout or "tests passed" not in sample.stdout:
             raise BenchmarkError(f"seams propose {handler} was not a passing cache hit:\n{sample.stdout}")
         return sample

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         except BenchmarkError as exc:
             print(f"benchmarks/run.py: {exc}", file=sys.stderr)
             return 2
-    print(table(rows))
+    print(table(rows, enforced=not args.quick))
     print()
     print(phase_table(phases, sizes.large))
     load = os.getloadavg()[0]

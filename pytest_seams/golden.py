@@ -3,8 +3,9 @@
 A golden file ``<package root>/tests/golden/<name>`` (the root holds a
 ``pyproject.toml`` and a ``seams_*`` package) is collected as a
 :class:`GoldenFile` with four gate items: ``golden`` (the output rendered
-from ``SEAMS_MODEL`` equals the golden text with its markers removed; a
-mismatch shows a unified diff), ``determinism`` (a fresh interpreter with
+from ``SEAMS_MODEL`` (else the enclosing project's model) equals the golden text with its markers removed; a
+mismatch shows a unified diff; ``--seams-update-golden`` rewrites the file
+from the rendering for review, see golden_update), ``determinism`` (a fresh interpreter with
 another hash seed renders the same bytes), ``parses`` (the output parses for
 its suffix) and ``sources`` (every file extract reads is named by
 ``sources(trig)``). The package runs once per file; the items judge that run.
@@ -26,6 +27,7 @@ from typing import cast
 
 import pytest
 
+from pytest_seams.golden_update import model_subject_finder, updated_golden
 from pytest_seams.items import GateItem
 from seams.findings import Finding
 from seams.fs import MODEL_ENV
@@ -110,12 +112,9 @@ class GoldenFile(pytest.File):
         package_dir = _package_dir(root, path.name)
         if package_dir is None:
             return _Run(problem=f"no seams_* package in {root.name} has templates/{path.name}")
-        model = os.environ.get(MODEL_ENV)
-        if not model:
-            return _Run(problem=f"{MODEL_ENV} is not set: point it at the model's TriG file")
-        trig = Path(model).resolve()
-        if not trig.is_file():
-            return _Run(problem=f"{MODEL_ENV}={model}: no such file")
+        trig, problem = model_for(root)
+        if trig is None:
+            return _Run(problem=problem)
         with tempfile.TemporaryDirectory(prefix="seams-golden-") as out:
             try:
                 with loaded_package(root, package_dir) as module:
@@ -125,6 +124,26 @@ class GoldenFile(pytest.File):
                 return _Run(problem=f"the package failed: {type(exc).__name__}: {exc}",
                             details="".join(traceback.format_exception(exc, limit=-8)))
         return _Run(rendered=rendered, child_output=child, trig=trig)
+
+
+def model_for(package_root: Path) -> tuple[Path | None, str]:
+    """The model a package renders in its golden test: ``SEAMS_MODEL``, else the model of
+    the seams project the package lies in (so ``pytest`` in a project needs no setting)."""
+    model = os.environ.get(MODEL_ENV)
+    if model:
+        trig = Path(model).resolve()
+        return (trig, "") if trig.is_file() else (None, f"{MODEL_ENV}={model}: no such file")
+    project = next((d for d in [package_root, *package_root.parents] if (d / "seams.toml").is_file()), None)
+    if project is None:
+        return None, (f"{MODEL_ENV} is not set and the package is in no seams project: "
+                      "point SEAMS_MODEL at the model's TriG file")
+    from seams.errors import SeamsError
+    from seams.project.layout import load_project
+
+    try:
+        return load_project(project, env={}).model_path, ""
+    except SeamsError as exc:
+        return None, str(exc)
 
 
 class _GoldenGate(GateItem):
@@ -155,10 +174,24 @@ class GoldenItem(_GoldenGate):
         output = run.rendered.output
         if output == golden.expected:
             return findings, ""
+        if self.config.getoption("seams_update_golden", default=False):
+            return [*findings, self._update(output, run.trig)], ""
         diff = difflib.unified_diff(golden.expected.split("\n"), output.split("\n"),
                                     "golden (markers removed)", "rendered", lineterm="")
         findings.append(self.finding("the rendered output differs from the golden text"))
         return findings, "\n".join(diff)
+
+
+    def _update(self, output: str, trig: Path) -> Finding:
+        """Rewrite the golden file from the rendering (markers carried over), and fail so
+        the change is reviewed before the next run passes."""
+        from seams.project.lock import atomic_write
+
+        path = Path(self.path)
+        text = updated_golden(path.read_text(encoding="utf-8"), output, model_subject_finder(trig))
+        atomic_write(path, text.encode("utf-8"))
+        return self.finding("updated from the model (--seams-update-golden); review the change "
+                            "(git diff), then run pytest again")
 
 
 class DeterminismItem(_GoldenGate):

@@ -35,6 +35,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--seams-only", metavar="model|TASK", default=None,
                     help="collect only the model gates (model), or only the acceptance items "
                          "of one service task (IRI, prefixed name, BPMN id or handler name)")
+    group.addoption("--seams-update-golden", action="store_true", default=False,
+                    help="rewrite a generator package's golden files from the current model "
+                         "(markers kept where lines come from the same place), then fail for review")
 
 
 def pytest_configure(config: pytest.Config) -> None:

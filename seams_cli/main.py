@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("seams_cli.commands.check", "check the model: shapes, decisions, generation, lock"),
     "generate": ("seams_cli.commands.generate", "run the configured generators and update seams.lock"),
     "propose": ("seams_cli.commands.propose", "draft a handler with the provider; keep it if its tests pass"),
+    "accept": ("seams_cli.commands.accept", "record a hand-edited handler in seams.lock once its tests pass"),
     "suggest": ("seams_cli.commands.suggest", "ask the provider for a model change; list or accept one"),
     "undo": ("seams_cli.commands.undo", "restore the files the last applied change replaced"),
     "new-generator": ("seams_cli.commands.new_generator", "scaffold a generator package from a reference output"),

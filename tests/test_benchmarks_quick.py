@@ -25,6 +25,6 @@ def test_the_quick_benchmark_run_prints_every_row_and_exits_0(tmp_path):
     assert lines[0] == "| benchmark | measured | baseline | ratio | target | result |"
     for row in ROWS:
         (line,) = [line for line in lines if line.startswith(f"| {row}")]
-        assert line.endswith(("| pass |", "| FAIL |")) and "x | ≤ " in line, line
+        assert line.endswith("| not enforced |") and "x | ≤ " in line, line  # never a FAIL that exits 0
     assert any(line.startswith("| load: TriG parse") for line in lines)
     assert "--quick: targets not enforced" in result.stdout

@@ -88,7 +88,9 @@ def test_accepted_draft_prints_the_lines_writes_the_package_and_caches_the_answe
     code, out, err = draft("--provider", provider)
     assert (code, err) == (0, [])
     assert out == [f"prompt {expected_prompt_sha(draft.root)}", f"provider {provider}", "cache miss",
-                   "tests passed", *[f"wrote seams-bindings/{rel}" for rel in PACKAGE_FILES]]
+                   "tests passed", *[f"wrote seams-bindings/{rel}" for rel in PACKAGE_FILES],
+                   "next: pip install ./seams-bindings",
+                   'next: add "bindings" to [generate] generators in seams.toml', "next: seams generate"]
     answer = good_answer()
     written = {rel: (tmp_path / "seams-bindings" / rel).read_bytes() for rel in PACKAGE_FILES}
     assert written == scaffold("bindings", REFERENCE, extract_source=answer["extract"],
@@ -103,6 +105,9 @@ def test_accepted_draft_prints_the_lines_writes_the_package_and_caches_the_answe
     # a re-run with the same reference, model and provider is free and gives the same package
     code, out, err = draft("--provider", provider, "--out", "again")
     assert (code, err) == (0, []) and out[2] == "cache hit" and len(draft.calls()) == 1
+    # --refresh asks again all the same (a new model run may answer better) and keeps the new answer
+    code, out, err = draft("--provider", provider, "--out", "third", "--refresh")
+    assert (code, err) == (0, []) and out[2] == "cache miss (--refresh)" and len(draft.calls()) == 2
     assert {rel: (tmp_path / "again" / rel).read_bytes() for rel in PACKAGE_FILES} == written
 
 
@@ -249,7 +254,9 @@ def test_example_walkthrough_and_seams_generate_runs_the_drafted_package(example
     assert lines[1:] == ["provider python3 provider/recorded.py", "cache miss", "tests passed",
                          "wrote seams-variables/pyproject.toml", "wrote seams-variables/seams_variables/__init__.py",
                          "wrote seams-variables/seams_variables/templates/variables.md",
-                         "wrote seams-variables/tests/golden/variables.md"]
+                         "wrote seams-variables/tests/golden/variables.md",
+                         "next: pip install ./seams-variables",
+                         'next: add "variables" to [generate] generators in seams.toml', "next: seams generate"]
     site = tmp_path / "site"
     dist_info = site / "seams_variables-0.1.0.dist-info"
     dist_info.mkdir(parents=True)

@@ -90,8 +90,8 @@ def test_no_lock_no_findings(example_project):
 
 @pytest.mark.parametrize("old, new, message", [
     ('"^BK-[0-9]+$"', '"^BK-[0-9]{4}$"',
-     "a fact the draft handlers/record_leave.py was written from changed; "
-     "review it (seams propose --force accepts a new draft)"),
+     "a fact the draft handlers/record_leave.py was written from changed; review it, "
+     "then run seams accept record_leave (or seams propose record_leave --force for a new draft)"),
     ("ex:RecordLeave a seam:ServiceTask", "ex:RecordLeave a seam:UserTask",
      "the task of the draft handlers/record_leave.py no longer resolves; review the draft and its lock record"),
 ], ids=["dependent-fact", "no-longer-resolves"])
@@ -114,9 +114,12 @@ def test_edited_or_missing_module_is_hand_edited(example_project):
     module = example_project / "handlers" / "record_leave.py"
     module.write_text(HANDLER + "# tweaked\n", encoding="utf-8")
     assert _findings(example_project) == [
-        "draft-hand-edited handlers/record_leave.py: the file changed since its draft was accepted; review it"]
+        "draft-hand-edited handlers/record_leave.py: the file changed since its draft was accepted; "
+        "review it, then run seams accept record_leave to record it"]
     module.unlink()
-    assert _findings(example_project) == ["draft-hand-edited handlers/record_leave.py: the accepted draft is missing"]
+    assert _findings(example_project) == [
+        "draft-hand-edited handlers/record_leave.py: the accepted draft is missing; "
+        "restore it, or run seams propose record_leave"]
 
 
 def test_stale_and_edited_both_reported_stale_first(example_project):

@@ -66,7 +66,7 @@ def test_generate_keeps_the_drafts_of_the_lock(tmp_path, generate):
 
 def test_before_generate_every_file_is_stale_after_it_none(tmp_path):
     root = copy_example(tmp_path, generated=False)
-    assert _findings(root) == [f"generated-stale {p}: regenerating would add it" for p in GENERATED]
+    assert _findings(root) == [f"generated-stale {p}: regenerating would add it; run seams generate" for p in GENERATED]
     write_generated(load_project(root), load_model(load_project(root)))
     assert _findings(root) == []
 
@@ -83,32 +83,32 @@ def test_a_hand_edited_file_is_reported_once_as_hand_edited(generated):
     path = generated / "generated" / "decisions.py"
     path.write_text(path.read_text(encoding="utf-8") + "# mine\n", encoding="utf-8")
     assert _findings(generated) == [
-        "generated-hand-edited generated/decisions.py: its sha256 differs from seams.lock"]
+        "generated-hand-edited generated/decisions.py: its sha256 differs from seams.lock; change the model or the generator instead, then run seams generate"]
 
 
 def test_a_missing_generated_file_is_hand_edited(generated):
     (generated / "generated" / "stubs" / "record_leave.py").unlink()
     assert _findings(generated) == [
-        "generated-hand-edited generated/stubs/record_leave.py: missing; seams.lock records it"]
+        "generated-hand-edited generated/stubs/record_leave.py: missing; seams.lock records it; run seams generate"]
 
 
 def test_a_model_change_makes_the_file_stale(generated):
     edit(generated / "model" / "leave.dmn", '<text>"auto"</text>', '<text>"automatic"</text>')
-    assert _findings(generated) == ["generated-stale generated/decisions.py: regenerating would change it"]
+    assert _findings(generated) == ["generated-stale generated/decisions.py: regenerating would change it; run seams generate"]
 
 
 def test_a_file_the_lock_does_not_record_is_stale(generated):
     lock = json.loads((generated / "seams.lock").read_text(encoding="utf-8"))
     del lock["generated"]["generated/decisions.py"]
     (generated / "seams.lock").write_text(json.dumps(lock), encoding="utf-8")
-    assert _findings(generated) == ["generated-stale generated/decisions.py: seams.lock does not record it yet"]
+    assert _findings(generated) == ["generated-stale generated/decisions.py: seams.lock does not record it yet; run seams generate"]
 
 
 def test_a_file_no_generator_writes_any_more_is_stale_then_removed(generated, generate):
     edit(generated / "model" / "model.trig", 'seam:handler "record_leave"', 'seam:handler "book_leave"')
     assert _findings(generated) == [
-        "generated-stale generated/stubs/book_leave.py: regenerating would add it",
-        "generated-stale generated/stubs/record_leave.py: no generator produces it any more; seams generate removes it",
+        "generated-stale generated/stubs/book_leave.py: regenerating would add it; run seams generate",
+        "generated-stale generated/stubs/record_leave.py: no generator produces it any more; run seams generate to remove it",
     ]
     code, out, _ = generate(generated)
     assert code == 0

@@ -108,7 +108,7 @@ def test_named_model_reaches_the_provider_and_the_cache_key(example_project, pro
     assert [lines[3:6] for _, lines, _ in runs] == [
         [f"provider {command}", "llm-model m1", "cache miss"],
         [f"provider {command}", "llm-model m2", "cache miss"],
-        [f"provider {command}", "llm-model m1", "cache hit"]]
+        [f"provider {command}", "llm-model m1", "cache hit (rejected before; --refresh to ask again)"]]
     assert runs[0][1][6] == runs[2][1][6] != runs[1][1][6]  # the draft lines
     monkeypatch.setenv("SEAMS_LLM_MODEL", "inherited")
     code, lines, _ = propose(example_project, "record_leave", "--provider", command)
@@ -163,10 +163,29 @@ def test_invalid_python_is_rejected_and_the_answer_cached(example_project, propo
     assert (code, err) == (1, "")
     assert lines[-1] == f"failed {MODULE}: not valid Python: expected ':' (line 1)"
     assert snapshot(example_project, cache=False) == before
-    assert len(list((example_project / ".seams" / "drafts").iterdir())) == 1
+    cached = sorted(p.suffix for p in (example_project / ".seams" / "drafts").iterdir())
+    assert cached == [".py", ".rejected"]  # the answer, and the note that it was rejected
     code, again, _ = propose(example_project, "record_leave", "--provider", fake("syntax"))
-    assert code == 1 and again[4] == "cache hit" and again[-1] == lines[-1]
+    assert code == 1 and again[-1] == lines[-1]
+    assert again[4] == "cache hit (rejected before; --refresh to ask again)"
     assert propose.calls() == ["syntax <none>"]
+
+
+def test_refresh_asks_again_and_a_better_answer_replaces_the_rejected_one(example_project, propose):
+    """A rejected answer replays as such until --refresh asks the (fixed) provider again."""
+    mode = example_project / "provider" / "mode.txt"
+    command = shlex.join([sys.executable, str(FAKE), "--mode-file", str(mode)])
+    mode.write_text("syntax")
+    code, lines, _ = propose(example_project, "record_leave", "--provider", command)
+    assert (code, lines[4]) == (1, "cache miss")
+    mode.write_text("good")  # the provider is fixed, but the same key still holds the old answer
+    code, lines, _ = propose(example_project, "record_leave", "--provider", command)
+    assert (code, lines[4]) == (1, "cache hit (rejected before; --refresh to ask again)")
+    code, lines, _ = propose(example_project, "record_leave", "--provider", command, "--refresh")
+    assert (code, lines[4], lines[-1]) == (0, "cache miss (--refresh)", f"wrote {MODULE}")
+    code, lines, _ = propose(example_project, "record_leave", "--provider", command, "--force")
+    assert (code, lines[4]) == (0, "cache hit")  # the accepted answer replaced the rejected one
+    assert propose.calls() == ["syntax <none>", "good <none>"]
 
 
 def test_failing_draft_names_each_failed_test(example_project, propose):
@@ -219,7 +238,7 @@ def test_existing_module_needs_force_and_costs_no_call(example_project, propose,
     def lock_fails(project, record):
         raise ProjectError("seams.lock: cannot write (disk full)")
 
-    args = ("record_leave", "--provider", fake("good"), "--force", "--llm-model", "m1",
+    args = ("record_leave", "--provider", fake("good"), "--overwrite", "--llm-model", "m1",
             "--model", str(example_project / "model" / "model.trig"))
     with monkeypatch.context() as patch:  # the module is put back when the lock cannot be written
         patch.setattr("seams_cli.commands.propose.record_draft", lock_fails)

@@ -53,11 +53,12 @@ def test_suggest_then_accept_then_undo_then_cache_hit(tmp_path, capsys):
 
     code, out, err = _run(capsys, root, "--provider", provider)
     assert (code, err) == (0, [])
-    ident = out[-1].removeprefix("suggestion ")
+    ident = out[-2].removeprefix("suggestion ")
     assert out == [
         "template suggest-v1.txt", f"provider {provider}", "cache miss", "gateway Gateway_Escalate",
         "shapes passed", "decisions passed", "routing kept (21 samples)", "generate passed",
-        "changed model/leave.bpmn", "changed model/leave.dmn", "changed model/model.trig", f"suggestion {ident}",
+        "would change model/leave.bpmn", "would change model/leave.dmn", "would change model/model.trig",
+        f"suggestion {ident}", f"accept with: seams suggest --accept {ident[:12]}",
     ]
     assert log.read_text() == "called model=-\n"
     assert _snapshot(root) == before  # pending, not applied
@@ -86,7 +87,7 @@ def test_suggest_then_accept_then_undo_then_cache_hit(tmp_path, capsys):
     # the model is back to the hash the answer was cached for; the provider would fail if it ran
     answer.unlink()
     code, out, err = _run(capsys, root, "--provider", provider)
-    assert (code, out[2], out[-1]) == (0, "cache hit", f"suggestion {ident}")
+    assert (code, out[2], out[-2]) == (0, "cache hit", f"suggestion {ident}")
     assert log.read_text() == "called model=-\n"
 
 
@@ -94,7 +95,7 @@ def test_accepted_and_generated_model_checks_clean(tmp_path, capsys):
     root = copy_example(tmp_path)
     code, out, _ = _run(capsys, root, "--provider", _provider(FIXTURES / "escalate.json"))
     assert code == 0
-    assert _run(capsys, root, "--accept", out[-1].removeprefix("suggestion "))[0] == 0
+    assert _run(capsys, root, "--accept", out[-2].removeprefix("suggestion "))[0] == 0
     assert main(["generate", "--project", str(root)]) == 0
     assert "def escalation(" in (root / "generated" / "decisions.py").read_text()
     capsys.readouterr()
@@ -137,7 +138,7 @@ def test_a_generation_failure_in_the_scratch_copy_is_a_rejection(tmp_path, capsy
 def test_a_stale_suggestion_is_refused_and_nothing_written(tmp_path, capsys):
     root = copy_example(tmp_path)
     code, out, _ = _run(capsys, root, "--provider", _provider(FIXTURES / "escalate.json"))
-    ident = out[-1].removeprefix("suggestion ")
+    ident = out[-2].removeprefix("suggestion ")
     edit(root / "model" / "model.trig", 'rdfs:label "HR review"', 'rdfs:label "HR check"')
     before = _snapshot(root)
     assert _run(capsys, root, "--list") == (0, [f"{ident} condition-to-dmn Gateway_Escalate stale"], [])
@@ -152,7 +153,7 @@ def test_a_stale_suggestion_is_refused_and_nothing_written(tmp_path, capsys):
 def test_a_tampered_stored_suggestion_is_checked_again_on_accept(tmp_path, capsys):
     root = copy_example(tmp_path)
     code, out, _ = _run(capsys, root, "--provider", _provider(FIXTURES / "escalate.json"))
-    ident = out[-1].removeprefix("suggestion ")
+    ident = out[-2].removeprefix("suggestion ")
     stored = root / ".seams" / "suggestions" / ident / "suggestion.json"
     text = stored.read_text(encoding="utf-8")
     assert text.count('"> 20"') == 1
@@ -165,13 +166,13 @@ def test_a_tampered_stored_suggestion_is_checked_again_on_accept(tmp_path, capsy
     assert _snapshot(root) == before
 
 
-@pytest.mark.parametrize("ident", ["../../etc/passwd", "A" * 64, "a" * 63, "g" * 64])
+@pytest.mark.parametrize("ident", ["../../etc/passwd", "A" * 64, "a" * 65, "g" * 64, "abcde", "abc/../x"])
 def test_a_malformed_id_is_refused_before_any_path_is_built(tmp_path, capsys, ident):
     root = copy_example(tmp_path)
     with pytest.raises(SystemExit) as exited:
         main(["suggest", "--project", str(root), "--accept", ident])
     assert exited.value.code == 2
-    assert "is not a suggestion id (64 lowercase hex digits)" in capsys.readouterr().err
+    assert "is not a suggestion id (6 to 64 lowercase hex digits: an id or a unique prefix)" in capsys.readouterr().err
     assert not (root / ".seams").exists()
 
 
@@ -212,7 +213,7 @@ def test_a_named_llm_model_reaches_the_provider_and_the_keys(tmp_path, capsys):
     provider = _provider(answer, log)
     code, out, _ = _run(capsys, root, "--provider", provider, "--llm-model", "m1")
     assert code == 0 and out[1:4] == [f"provider {provider}", "llm-model m1", "cache miss"]
-    ident = out[-1].removeprefix("suggestion ")
+    ident = out[-2].removeprefix("suggestion ")
     assert json.loads((root / ".seams" / "suggestions" / ident / "suggestion.json").read_text())["llm_model"] == "m1"
     answer.write_bytes((FIXTURES / "escalate_off_by_one.json").read_bytes())
     code, out, _ = _run(capsys, root, "--provider", provider)  # no model named: another key
@@ -236,3 +237,40 @@ def test_another_kind_is_a_usage_error(tmp_path, capsys):
         main(["suggest", "--project", str(tmp_path), "--kind", "merge-shapes"])
     assert exited.value.code == 2
     assert "invalid choice: 'merge-shapes'" in capsys.readouterr().err
+
+
+def test_a_rejected_answer_replays_as_such_until_refresh(tmp_path, capsys):
+    """A cached answer whose suggestion was rejected says so; --refresh asks the fixed provider."""
+    root = copy_example(tmp_path)
+    log, answer = tmp_path / "calls.log", tmp_path / "answer.json"
+    answer.write_bytes((FIXTURES / "escalate_off_by_one.json").read_bytes())
+    provider = _provider(answer, log)
+    code, out, _ = _run(capsys, root, "--provider", provider)
+    assert (code, out[2]) == (1, "cache miss")
+    answer.write_bytes((FIXTURES / "escalate.json").read_bytes())  # the provider is fixed
+    code, out, _ = _run(capsys, root, "--provider", provider)
+    assert (code, out[2], out[-1]) == (1, "cache hit (rejected before; --refresh to ask again)",
+                                       "routing changed (24 samples)")
+    code, out, _ = _run(capsys, root, "--provider", provider, "--refresh")
+    assert (code, out[2], out[-3]) == (0, "cache miss (--refresh)", "would change model/model.trig")
+    code, out, _ = _run(capsys, root, "--provider", provider)
+    assert (code, out[2]) == (0, "cache hit")  # the new answer replaced the rejected one
+    assert log.read_text() == "called model=-\ncalled model=-\n"
+
+
+def test_accept_takes_a_unique_prefix_of_the_id(tmp_path, capsys):
+    root = copy_example(tmp_path)
+    code, out, _ = _run(capsys, root, "--provider", _provider(FIXTURES / "escalate.json"))
+    ident = out[-2].removeprefix("suggestion ")
+    assert code == 0 and out[-1] == f"accept with: seams suggest --accept {ident[:12]}"
+    # a second pending entry sharing the first six digits makes that prefix ambiguous
+    twin = root / ".seams" / "suggestions" / (ident[:6] + "0" * 58)
+    twin.mkdir()
+    (twin / "suggestion.json").write_text("{}")
+    assert _run(capsys, root, "--accept", ident[:6]) == (1, [], [
+        f"seams suggest: {ident[:6]} is the start of 2 pending suggestions "
+        f"({', '.join(sorted([ident[:12], ident[:6] + '0' * 6]))}); give more digits"])
+    assert _run(capsys, root, "--accept", "fedcba98") == (
+        1, [], ["seams suggest: no pending suggestion fedcba98 (seams suggest --list shows them)"])
+    code, out, err = _run(capsys, root, "--accept", ident[:12])
+    assert (code, err, out[0]) == (0, [], f"applied {ident}")

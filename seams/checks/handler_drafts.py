@@ -11,6 +11,7 @@ draft (``draft-stale``) and when someone changed or removed the file
 from __future__ import annotations
 
 import hashlib
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from rdflib import URIRef
@@ -25,7 +26,9 @@ if TYPE_CHECKING:
     from seams.model.loading import Model
     from seams.project.layout import Project
 
-REQUIRED = ("task", "module", "context_hash", "template", "provider", "sha256")
+REQUIRED = ("task", "module", "context_hash", "sha256")
+DRAFTED = ("template", "provider")  # required too, except on a record written by hand
+BY_HAND = "hand"
 
 
 def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
@@ -37,6 +40,12 @@ def draft_record(*, task: str, module: str, context_hash: str, template: str, pr
     if llm_model:
         record["model"] = llm_model
     return record
+
+
+def hand_record(*, task: str, module: str, context_hash: str, sha256: str) -> dict[str, str]:
+    """The record ``seams accept`` writes for a module a person wrote or edited: no provider,
+    no template, ``"by": "hand"``; the context hash still makes ``draft-stale`` fire later."""
+    return {"task": task, "module": module, "context_hash": context_hash, "sha256": sha256, "by": BY_HAND}
 
 
 def with_draft(lock: Lock, record: dict[str, str]) -> Lock:
@@ -55,7 +64,8 @@ def record_draft(project: Project, record: dict[str, str]) -> None:
 def _records(project: Project) -> list[dict[str, str]]:
     records = read_lock(project).drafts
     for index, record in enumerate(records):
-        for key in REQUIRED:
+        needed = REQUIRED if record.get("by") == BY_HAND else REQUIRED + DRAFTED
+        for key in needed:
             if not isinstance(record.get(key), str):
                 raise ProjectError(f"{project.lock_path.name}: drafts[{index}] needs a string {key}")
     return records
@@ -69,29 +79,33 @@ def draft_findings(project: Project, model: Model) -> list[Finding]:
         iri = URIRef(record["task"])
         task = model.view.tasks.get(iri)
         module = record["module"]
+        handler = PurePosixPath(module).stem
         if task is None or task.kind != V.ServiceTask:
             stale.append(Finding("draft-stale", model.qname(iri), None,
                                  f"the task of the draft {module} no longer resolves; "
                                  "review the draft and its lock record"))
         elif context_for(model, iri).hash != record["context_hash"]:
             stale.append(Finding("draft-stale", model.qname(iri), None,
-                                 f"a fact the draft {module} was written from changed; "
-                                 "review it (seams propose --force accepts a new draft)"))
-        edited.extend(_edit_findings(project, module, record["sha256"]))
+                                 f"a fact the draft {module} was written from changed; review it, "
+                                 f"then run seams accept {handler} (or seams propose {handler} --force "
+                                 "for a new draft)"))
+        edited.extend(_edit_findings(project, module, record["sha256"], handler))
     return stale + edited
 
 
-def _edit_findings(project: Project, module: str, sha256: str) -> list[Finding]:
+def _edit_findings(project: Project, module: str, sha256: str, handler: str) -> list[Finding]:
     path = (project.root / module).resolve()
     if project.root not in path.parents:
         raise ProjectError(f"{project.lock_path.name}: draft module {module} leads outside the project")
     try:
         actual = hashlib.sha256(path.read_bytes()).hexdigest()
     except FileNotFoundError:
-        return [Finding("draft-hand-edited", module, None, "the accepted draft is missing")]
+        return [Finding("draft-hand-edited", module, None,
+                        f"the accepted draft is missing; restore it, or run seams propose {handler}")]
     except OSError as exc:
         return [Finding("draft-hand-edited", module, None, f"cannot read the draft: {exc.strerror}")]
     if actual != sha256:
         return [Finding("draft-hand-edited", module, None,
-                        "the file changed since its draft was accepted; review it")]
+                        "the file changed since its draft was accepted; review it, "
+                        f"then run seams accept {handler} to record it")]
     return []

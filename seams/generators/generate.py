@@ -159,9 +159,12 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
     for rel, digest in sorted(lock.generated.items()):
         path = _locked_path(project, rel)
         if not path.is_file():
-            edited.append(Finding("generated-hand-edited", rel, None, "missing; seams.lock records it"))
+            edited.append(Finding("generated-hand-edited", rel, None,
+                                  "missing; seams.lock records it; run seams generate"))
         elif sha256_hex(path.read_bytes()) != digest:
-            edited.append(Finding("generated-hand-edited", rel, None, "its sha256 differs from seams.lock"))
+            edited.append(Finding("generated-hand-edited", rel, None,
+                                  "its sha256 differs from seams.lock; change the model or the generator "
+                                  "instead, then run seams generate"))
     edited_paths = {finding.subject for finding in edited}
     stale: list[Finding] = []
     produced = set()
@@ -172,11 +175,11 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
             continue
         problem = _staleness(path, data, lock, rel)
         if problem:
-            stale.append(Finding("generated-stale", rel, None, problem))
+            stale.append(Finding("generated-stale", rel, None, f"{problem}; run seams generate"))
     if not result.problems:  # a failed generator may still produce what looks orphaned
         for rel in sorted(set(lock.generated) - produced - edited_paths):
             stale.append(Finding("generated-stale", rel, None,
-                                 "no generator produces it any more; seams generate removes it"))
+                                 "no generator produces it any more; run seams generate to remove it"))
     return [*sorted(stale), *edited]
 
 

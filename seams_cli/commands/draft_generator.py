@@ -26,6 +26,7 @@ from seams_cli.commands import new_generator
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
+    add_refresh_argument,
     cache_key,
     cached_answer,
     call_provider,
@@ -57,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """new-generator's NAME, --reference, --out and --force, then the provider and project options."""
     new_generator.add_arguments(parser)
     add_provider_arguments(parser)
+    add_refresh_argument(parser)
     add_project_arguments(parser)
 
 
@@ -99,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
                              llm_model=llm_model, cwd=project.root)
         return parse_answer(strip_fence(text))
 
-    answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask)  # kept once the golden test passed
+    answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask,  # kept once the golden test passed
+                                refresh=args.refresh)
 
     files = assemble(args.name, reference_path, answer)
     verdict = golden_verdict(model, f"seams-{args.name}", files, reference_path.name,
@@ -116,7 +119,19 @@ def run(args: argparse.Namespace) -> int:
         write_cached(project.cache_dir, cached_path, answer.cache_text())
     for path in written:
         say(f"wrote {path.as_posix()}")
+    for step in next_steps(args.name, out, project.config.generators):
+        say(f"next: {step}")
     return 0
+
+
+def next_steps(name: str, out: Path, enabled: Sequence[str] | None) -> list[str]:
+    """What makes the drafted package run: install it, enable it, generate."""
+    where = out.as_posix() if out.is_absolute() or out.as_posix().startswith(".") else f"./{out.as_posix()}"
+    steps = [f"pip install {where}"]
+    if enabled is not None and name not in enabled:
+        steps.append(f'add "{name}" to [generate] generators in seams.toml')
+    steps.append("seams generate")
+    return steps
 
 
 def _cached_answer(path: Path) -> DraftAnswer | None:

@@ -11,43 +11,40 @@ cannot be written). See docs/propose.md for the lines and the cache key.
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_seams.acceptance import acceptance_source
-from pytest_seams.expected import expected_items
-from pytest_seams.runner import run_session
 from seams.checks.handler_drafts import draft_record, record_draft
-from seams.errors import ProjectError, SeamsError
-from seams.fs import atomic_write
-from seams.generators.pysource import is_identifier
+from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
 from seams.model.context import context_for
-from seams.model.loading import Model, load_model
+from seams.model.loading import load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
-from seams.project.lock import read_lock
+from seams.project.lock import Lock, atomic_write, read_lock
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
+    add_refresh_argument,
     cache_key,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    mark_rejected,
     read_cached,
+    rejected_marker,
     say,
     say_provider,
     strip_fence,
     write_cached,
 )
 from seams_cli.options import add_project_arguments
-from seams_cli.verdicts import propose_lines
-from seams_cli.workflows.scratch import scratch_project
+from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 
@@ -59,7 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("task", metavar="TASK",
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
     add_provider_arguments(parser)
-    parser.add_argument("--force", action="store_true", help="replace an existing handler module")
+    add_refresh_argument(parser)
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing handler module that is unchanged since its lock record")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an existing handler module even when it was edited by hand")
     add_project_arguments(parser)
 
 
@@ -85,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
     model = load_model(project)
     task = resolve_task(model, args.task)
-    target = _target_module(project, model, task)
+    target = target_module(project, model, task)
     module = project.relative(target)
-    if target.exists() and not args.force:
-        raise SeamsError(f"{module} exists; use --force to replace it")
+    if target.exists() and not args.overwrite:
+        _refuse_replacing(task, module, target, read_lock(project), force=args.force)
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
     read_lock(project)  # a malformed lock fails now, not after a paid call
@@ -106,15 +107,17 @@ def run(args: argparse.Namespace) -> int:
         lambda: read_cached(cached_path),
         lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
                                          llm_model=llm_model, cwd=project.root)),
-        lambda text: write_cached(project.cache_dir, cached_path, text))
+        lambda text: write_cached(project.cache_dir, cached_path, text),
+        refresh=args.refresh, rejected=rejected_marker(cached_path))
     data = draft.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
     say(f"draft {digest}")
 
-    failures = _rejections(project, model, task, target, draft)
+    failures = acceptance_failures(project, model, task, target, draft)
     if failures:
         for line in failures:
             say(line)
+        mark_rejected(project.cache_dir, cached_path, failures)
         return 1
     say("tests passed")
     _write_accepted(project, target, data, draft_record(
@@ -124,36 +127,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _target_module(project: Project, model: Model, task: Task) -> Path:
-    """``<handlers>/<handler>.py``, refused unless it stays inside the handlers directory."""
-    subject = model.qname(task.iri)
-    if not task.handler:
-        raise ProjectError(f"{subject} seam:handler: the service task names no handler module")
-    if not is_identifier(task.handler):
-        raise ProjectError(f"{subject} seam:handler: {task.handler!r} is not a module name")
-    handlers = project.handlers_dir
-    target = (handlers / f"{task.handler}.py").resolve()
-    if target.parent != handlers:
-        raise ProjectError(f"{subject} seam:handler: {project.relative(target)} is outside "
-                           f"the handlers directory {project.relative(handlers)}")
-    return target
-
-
-def _rejections(project: Project, model: Model, task: Task, target: Path, draft: str) -> list[str]:
-    """``failed ...`` lines: the draft does not parse, or acceptance items failed."""
-    module = project.relative(target)
-    try:
-        ast.parse(draft, filename=module)
-    except SyntaxError as exc:
-        return [f"failed {module}: not valid Python: {exc.msg} (line {exc.lineno})"]
-    except ValueError as exc:  # a NUL byte, on Pythons that do not call it a SyntaxError
-        return [f"failed {module}: not valid Python: {exc}"]
-    expected = expected_items(project, model, task=str(task.iri))
-    with scratch_project(project, model) as scratch:
-        atomic_write(scratch.path_of(project, target), draft.encode("utf-8"))
-        result = run_session(scratch.root, select=str(task.iri), timeout=project.config.propose.timeout,
-                             env=scratch.env())
-        return propose_lines(result, expected, scratch_root=scratch.root, module=module)
+def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, force: bool) -> None:
+    """An existing module is replaced only with ``--force`` and only while it is the accepted
+    draft byte for byte; a hand edit (or a module with no record) needs ``--overwrite``, so
+    no edit is ever dropped silently."""
+    if not force:
+        raise SeamsError(f"{module} exists; use --force to replace it")
+    record = next((r for r in lock.drafts if r.get("task") == str(task.iri) and r.get("module") == module), None)
+    if record is not None and record.get("sha256") == hashlib.sha256(target.read_bytes()).hexdigest():
+        return
+    why = "was edited since its record in seams.lock" if record is not None else "has no record in seams.lock"
+    raise SeamsError(f"{module} {why}; run seams accept {task.handler} to keep it as it is, "
+                     f"or --overwrite to replace it")
 
 
 def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:

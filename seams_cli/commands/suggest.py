@@ -22,10 +22,12 @@ from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import original_conditions
 from seams_cli.llm.provider import (
     add_provider_arguments,
+    add_refresh_argument,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    mark_rejected,
     say,
     say_provider,
     strip_fence,
@@ -35,13 +37,15 @@ from seams_cli.workflows.suggest.build import build_change, change_files
 from seams_cli.workflows.suggest.prompt import TEMPLATE, build_prompt
 from seams_cli.workflows.suggest.scratch_check import check_in_scratch
 from seams_cli.workflows.suggest.store import (
-    ID_PATTERN,
+    PREFIX_PATTERN,
     Pending,
     cache_key,
     list_pending,
     load_pending,
     read_cache,
+    rejected_path,
     remove_pending,
+    resolve_id,
     store_pending,
     suggestion_id,
     unified_diff,
@@ -54,12 +58,15 @@ from seams_edit.undo import undo_dir
 EXIT_CODES = {ResolutionError: 1}
 """A name in the answer (or an id) the model does not have is a rejection (exit 1), not a usage error."""
 NO_CANDIDATES = "no candidates: every gateway condition reads decision outputs"
+SHORT_ID = 12  # hex digits of the id shown in the accept hint: unique in practice, short to type
 
 
 def suggestion_id_argument(text: str) -> str:
-    """Refuse anything but 64 lowercase hex digits before a path is built from it."""
-    if not ID_PATTERN.match(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a suggestion id (64 lowercase hex digits)")
+    """Refuse anything but 6 to 64 lowercase hex digits (an id or a prefix of one) before
+    a path is built from it."""
+    if not PREFIX_PATTERN.match(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a suggestion id (6 to 64 lowercase hex digits: an id or a unique prefix)")
     return text
 
 
@@ -68,9 +75,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--list", action="store_true",
                       help="list pending suggestions: id, kind, gateway, fresh|stale")
     mode.add_argument("--accept", metavar="ID", type=suggestion_id_argument,
-                      help="apply a pending suggestion through seams_edit (seams undo reverts it)")
+                      help="apply a pending suggestion (its id, or a unique prefix of at least 6 hex digits) "
+                           "through seams_edit (seams undo reverts it)")
     parser.add_argument("--kind", choices=[KIND], default=KIND, help=f"the kind of change (default: {KIND})")
     add_provider_arguments(parser)
+    add_refresh_argument(parser)
     add_project_arguments(parser)
 
 
@@ -101,8 +110,20 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
         lambda: read_cache(project, key),
         lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
                               llm_model=llm_model, cwd=project.root),
-        lambda text: write_cache(project, key, text, about))
+        lambda text: write_cache(project, key, text, about),
+        refresh=args.refresh, rejected=rejected_path(project, key))
+    try:
+        ident = _check(project, model, candidates, response, provider, llm_model)
+    except (GeneratorError, ResolutionError) as exc:
+        # a verdict on the answer: a re-run says the cached answer was rejected before
+        mark_rejected(project.cache_dir, rejected_path(project, key), [str(exc), *exc.details])
+        raise
+    say(f"accept with: seams suggest --accept {ident[:SHORT_ID]}")
+    return 0
 
+
+def _check(project, model, candidates, response: str, provider: str, llm_model: str | None) -> str:
+    """Parse, build and check the answer; store it as pending; its id."""
     suggestion = parse_answer(strip_fence(response), model, candidates)
     say(f"gateway {suggestion.gateway}")
     candidate = candidate_for(candidates, model, suggestion.gateway)
@@ -128,9 +149,9 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     store_pending(project, pending, {relpaths[p]: unified_diff(relpaths[p], old[p], data)
                                      for p, data in files.items()})
     for relpath in pending.files:
-        say(f"changed {relpath}")
+        say(f"would change {relpath}")
     say(f"suggestion {ident}")
-    return 0
+    return ident
 
 
 def _verdict(ok: bool, gate: str, lines, *, failed: str | None = None) -> None:
@@ -153,7 +174,8 @@ def _list(project) -> int:
     return 0
 
 
-def _accept(project, ident: str) -> int:
+def _accept(project, prefix: str) -> int:
+    ident = resolve_id(project, prefix)
     entry = load_pending(project, ident)
     model = load_model(project)
     if entry.model_hash != model.hash:

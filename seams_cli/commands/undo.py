@@ -12,16 +12,16 @@ import argparse
 from pathlib import Path
 
 from seams.project.layout import find_project_root
+from seams_cli.options import add_project_argument
 from seams_edit.undo import undo_last
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--project", type=Path, metavar="DIR",
-                        help="the project directory (default: walk up to seams.toml)")
+    add_project_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    root = find_project_root(None, args.project)
+    root = find_project_root(None, Path(args.project) if args.project else None)
     for path in undo_last(root):
         print(f"restored {path.relative_to(root).as_posix()}")
     return 0

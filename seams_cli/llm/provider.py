@@ -18,7 +18,9 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -151,10 +153,11 @@ def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str |
     if not argv:
         raise ProviderError("provider command is empty")
     name = argv[0]
+    terminal = _foreground_terminal()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=cwd, env=provider_env(llm_model),
-                                start_new_session=True)
+                                **_group_options(terminal))
     except FileNotFoundError:
         raise ProviderError(f"provider executable not found: {name}") from None
     except PermissionError:
@@ -169,10 +172,14 @@ def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str |
         thread.start()
     finished = False
     try:
+        if terminal is not None:
+            _hand_terminal(terminal, proc.pid)
         finished = wait_unreaped(proc, timeout)
     finally:
         kill_group(proc)  # whatever it started dies with it, on every path, before the reaping
         proc.wait()
+        if terminal is not None:
+            _take_terminal_back(terminal)
     timed_out = not finished
     for thread in (out, err, feeder):
         thread.join(_DRAIN_GRACE)
@@ -196,6 +203,59 @@ def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str |
     if not text.strip():
         raise ProviderError(f"provider {name} printed nothing")
     return text[:-1] if text.endswith("\n") else text
+
+
+def _foreground_terminal() -> int | None:
+    """Our controlling terminal, opened, when we are its foreground job; else None.
+
+    A person can be the provider (docs/providers.md): their editor needs the
+    terminal seams runs in. Such a provider gets a process group of its own in
+    our session (so one ``killpg`` still ends it and all it started) and the
+    terminal's foreground while it runs. Without a terminal, or when seams runs
+    in the background, the provider gets a session of its own as before.
+    """
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if os.tcgetpgrp(fd) == os.getpgrp():
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _group_options(terminal: int | None) -> dict:
+    if terminal is None:
+        return {"start_new_session": True}
+    if sys.version_info >= (3, 11):
+        return {"process_group": 0}
+    return {"preexec_fn": os.setpgrp}  # pragma: no cover - Python 3.10
+
+
+def _hand_terminal(terminal: int, group: int) -> None:
+    """Make the provider's group the terminal's foreground, and wake it in case it
+    already tried to read the terminal (and was stopped for reading in the background)."""
+    try:
+        os.tcsetpgrp(terminal, group)
+        os.killpg(group, signal.SIGCONT)
+    except OSError:
+        pass
+
+
+def _take_terminal_back(terminal: int) -> None:
+    """Give the terminal's foreground back to seams' own group. From the background
+    ``tcsetpgrp`` raises SIGTTOU, so it is ignored for that one call."""
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        os.tcsetpgrp(terminal, os.getpgrp())
+    except OSError:
+        pass
+    finally:
+        signal.signal(signal.SIGTTOU, previous)
+        os.close(terminal)
 
 
 def cache_key(parts: Sequence[str], *, llm_model: str | None = None) -> str:
@@ -233,17 +293,48 @@ def say_provider(provider: str, llm_model: str | None) -> None:
         say(f"llm-model {llm_model}")
 
 
+def add_refresh_argument(parser: argparse.ArgumentParser) -> None:
+    """``--refresh``, spelled the same by every command with a provider cache."""
+    parser.add_argument("--refresh", action="store_true",
+                        help="ask the provider again even when an answer is cached, and replace it")
+
+
+def rejected_marker(entry: Path) -> Path:
+    """The file beside a cache entry that says its answer was rejected (and why)."""
+    return entry.with_name(entry.name.split(".")[0] + ".rejected")
+
+
+def mark_rejected(cache_dir: Path, entry: Path, lines: Sequence[str]) -> None:
+    """Remember that the cached answer at ``entry`` was rejected, with the reasons given."""
+    ensure_local_dir(cache_dir.parent, entry.parent)
+    atomic_write(rejected_marker(entry), "".join(f"{line}\n" for line in lines).encode("utf-8"))
+
+
+def clear_rejected(entry: Path) -> None:
+    rejected_marker(entry).unlink(missing_ok=True)
+
+
 def cached_answer(read: Callable[[], Answer | None], ask: Callable[[], Answer],
-                  keep: Callable[[Answer], None] | None = None) -> tuple[Answer, bool]:
+                  keep: Callable[[Answer], None] | None = None, *, refresh: bool = False,
+                  rejected: Path | None = None) -> tuple[Answer, bool]:
     """(answer, hit): what ``read`` finds in the cache (``cache hit``), else what ``ask`` gets
     from the provider (``cache miss``, said before the wait), stored with ``keep`` at once;
-    ``keep=None`` leaves storing to a caller that keeps only an answer that passed."""
-    answer = read()
+    ``keep=None`` leaves storing to a caller that keeps only an answer that passed.
+
+    ``refresh`` skips the cache (``cache miss (--refresh)``) and the new answer replaces the
+    old entry. A hit whose ``rejected`` marker exists says so, and how to ask again, so a
+    replayed rejection never reads as a new verdict on a new answer."""
+    answer = None if refresh else read()
     if answer is not None:
-        say("cache hit")
+        if rejected is not None and rejected.exists():
+            say("cache hit (rejected before; --refresh to ask again)")
+        else:
+            say("cache hit")
         return answer, True
-    say("cache miss")
+    say("cache miss (--refresh)" if refresh else "cache miss")
     answer = ask()
     if keep is not None:
         keep(answer)
+        if rejected is not None:  # the entry now holds a new answer, not yet judged
+            rejected.unlink(missing_ok=True)
     return answer, False

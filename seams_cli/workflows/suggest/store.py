@@ -41,6 +41,7 @@ SUGGESTIONS_DIR = "suggestions"
 CACHE_DIR = "cache"
 RECORD_NAME = "suggestion.json"
 ID_PATTERN = re.compile(r"^[0-9a-f]{64}$")
+PREFIX_PATTERN = re.compile(r"^[0-9a-f]{6,64}$")
 
 
 def cache_key(model_hash: str, template: str, provider: str, llm_model: str | None) -> str:
@@ -64,6 +65,26 @@ def read_cache(project: Project, key: str) -> str | None:
         return None
     response = data.get("response") if isinstance(data, dict) else None
     return response if isinstance(response, str) and response else None
+
+
+def rejected_path(project: Project, key: str) -> Path:
+    """Beside a cached response: the note that its suggestion was rejected, and why."""
+    return suggestions_dir(project) / CACHE_DIR / f"{key}.rejected"
+
+
+def resolve_id(project: Project, prefix: str) -> str:
+    """The pending suggestion whose id starts with ``prefix`` (6 to 64 hex digits, already
+    checked against PREFIX_PATTERN); refused when none or several match."""
+    root = suggestions_dir(project)
+    matches = sorted(entry.name for entry in (root.iterdir() if root.is_dir() else ())
+                     if ID_PATTERN.match(entry.name) and entry.name.startswith(prefix)
+                     and (entry / RECORD_NAME).is_file())
+    if not matches:
+        raise ResolutionError(f"no pending suggestion {prefix} (seams suggest --list shows them)")
+    if len(matches) > 1:
+        raise ResolutionError(f"{prefix} is the start of {len(matches)} pending suggestions "
+                              f"({', '.join(m[:12] for m in matches)}); give more digits")
+    return matches[0]
 
 
 def write_cache(project: Project, key: str, response: str, about: dict[str, str]) -> None:
