@@ -16,6 +16,7 @@ code that judges its draft.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import keyword
 import re
@@ -46,6 +47,7 @@ class ExampleSpec:
     item: str  # the item name: example[<label>]
     data: tuple  # (label, given, replies, expect) as the runtime takes it
     problem: str | None  # why the example cannot run (its JSON is not an object, say)
+    held_out: bool = False  # judged like the others, never rendered into a prompt
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def _examples(task: Task) -> tuple[ExampleSpec, ...]:
         bad = [p for p, v in parts.items() if not isinstance(v, dict)]
         problem = f"example {label!r}: {bad[0]} is missing or not a JSON object" if bad else None
         specs.append(ExampleSpec(label=label, item=f"example[{label}]", problem=problem,
-                                 data=(label, *parts.values())))
+                                 data=(label, *parts.values()), held_out=example.held_out))
     return tuple(specs)
 
 
@@ -277,8 +279,10 @@ EXAMPLES = {examples}
 
 
 def acceptance_source(project: Project, model: Model, task: Any) -> str:
-    """A self-contained pytest module with the acceptance tests of one task (deterministic)."""
+    """A self-contained pytest module with the acceptance tests of one task (deterministic),
+    as the propose prompt shows them: held-out examples are left out (they still judge the draft)."""
     (_, spec), = task_specs(project, model, task)
+    spec = dataclasses.replace(spec, examples=tuple(e for e in spec.examples if not e.held_out))
     parent_rel = project.relative(spec.handlers_parent)
     header = _HEADER.format(
         subject=spec.subject, label=f" ({spec.label})" if spec.label else "", module=spec.module,

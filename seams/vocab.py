@@ -43,6 +43,10 @@ example = SEAM.example
 given = SEAM.given
 replies = SEAM.replies
 expect = SEAM.expect
+heldOut = SEAM.heldOut
+parameters = SEAM.parameters
+result = SEAM.result
+field = SEAM.field
 datatype = SEAM.datatype
 decidedBy = SEAM.decidedBy
 

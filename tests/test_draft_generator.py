@@ -22,7 +22,7 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.commands.draft_generator import build_prompt
 from seams_cli.main import main
-from seams_cli.workflows.generator_draft import model_names
+from seams_cli.workflows.generator_draft import model_subjects
 
 FIXTURES = Path(__file__).parent / "fixtures" / "draft_generator"
 FAKE = FIXTURES / "fake_provider.py"
@@ -72,7 +72,7 @@ def expected_prompt_sha(root: Path, name: str = "bindings") -> str:
     model = load_model(load_project(root, env={}))
     package = scaffold(name, REFERENCE)[f"seams_{name}/__init__.py"].decode()
     prompt = build_prompt(reference_name=REFERENCE.name, reference=read_reference(REFERENCE),
-                          names=model_names(model), package=package)
+                          subjects=model_subjects(model), package=package)
     return hashlib.sha256(prompt.encode()).hexdigest()
 
 
@@ -115,7 +115,7 @@ def test_cache_hit_never_runs_the_provider_and_the_key_is_documented(draft, tmp_
     reference_sha = hashlib.sha256(REFERENCE.read_bytes()).hexdigest()
     model_hash = load_model(load_project(draft.root, env={})).hash
     provider = fake("never")
-    parts = [reference_sha, model_hash, "draft-generator-v1.txt", provider, "model-a"]
+    parts = [reference_sha, model_hash, "draft-generator-v2.txt", provider, "model-a"]
     key = hashlib.sha256(json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
     store = draft.root / ".seams" / "generator-drafts"
     store.mkdir(parents=True)

@@ -16,7 +16,7 @@ from seams.generators.package_rules import check_extract, check_no_logic, check_
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.commands.draft_generator import build_prompt
-from seams_cli.workflows.generator_draft import model_names, names_text, parse_answer
+from seams_cli.workflows.generator_draft import model_names, model_subjects, names_text, parse_answer
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "leave"
 FIXTURES = Path(__file__).parent / "fixtures" / "draft_generator"
@@ -32,7 +32,7 @@ def model():
 def prompt_for(model, name: str = "bindings") -> str:
     package = scaffold(name, REFERENCE)[f"seams_{name}/__init__.py"].decode()
     return build_prompt(reference_name=REFERENCE.name, reference=read_reference(REFERENCE),
-                        names=model_names(model), package=package)
+                        subjects=model_subjects(model), package=package)
 
 
 # --- the prompt ---------------------------------------------------------------------------------
@@ -44,10 +44,13 @@ def test_prompt_is_the_same_bytes_for_the_same_reference_and_model(model):
 
 def test_prompt_holds_the_reference_the_names_and_the_package_as_data(model):
     prompt = prompt_for(model)
-    assert prompt.startswith("seams prompt draft-generator-v1.txt\n")
+    assert prompt.startswith("seams prompt draft-generator-v2.txt\n")
     assert f"DATA-{hashlib.sha256(b'bindings.md').hexdigest()[:8]} reference name\nbindings.md\n" in prompt
     assert REFERENCE.read_text() in prompt
-    assert "https://example.org/leave/Balances\tLeave balance service\n" in prompt
+    assert "ex:Balances\tseam:Binding\tLeave balance service\n" in prompt  # subject, its types, its label
+    assert "ex:balanceLeft\towl:DatatypeProperty, seam:Variable\tBalance left\n" in prompt
+    assert "Variable\tseam:Variable\n" in prompt and "decidedBy\tseam:decidedBy\n" in prompt  # seams.vocab
+    assert "for variable in sorted(dataset.subjects(vocab.RDF.type, vocab.Variable)):" in prompt
     assert "def sources(trig: Path)" in prompt and "--- extract:" in prompt
     for words in ("[[ value ]]", "[% ... %]", "[fixed]", "[graph: ", "no logic", "restates no model label",
                   '"extract"', '"template"', '"golden"'):
@@ -57,7 +60,7 @@ def test_prompt_holds_the_reference_the_names_and_the_package_as_data(model):
 def test_prompt_changes_with_the_model_and_the_name(model):
     other = load_model(load_project(EXAMPLE, env={}))
     other.union.add((URIRef("https://example.org/leave/Extra"), RDFS.label, Literal("Extra")))
-    assert "https://example.org/leave/Extra\tExtra\n" in prompt_for(other)
+    assert "ex:Extra\t\tExtra\n" in prompt_for(other)
     assert prompt_for(other) != prompt_for(model)
     assert prompt_for(model, "services") != prompt_for(model)
 

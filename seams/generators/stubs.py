@@ -21,7 +21,7 @@ from seams.model.view import JsonError
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
-    from seams.model.view import Example, Task
+    from seams.model.view import Binding, Example, Task
 
 STUBS_DIR = "stubs"
 
@@ -67,6 +67,7 @@ def stub_source(model: Model, task: Task) -> str:
     inputs = _fields(model, task.reads, subject, "seam:reads", imports)
     outputs = _fields(model, task.writes, subject, "seam:writes", imports)
     methods = _binding_methods(model, task, subject, imports)
+    results = _result_classes(model, task, imports)
     handlers = model.project.config.handlers.strip("/")
     target = f"{handlers}/{task.handler}.py"
     about = _about(task)
@@ -91,6 +92,7 @@ def stub_source(model: Model, task: Task) -> str:
         "class Outputs(TypedDict):",
         f"    {docstring('The variables the task sets (seam:writes), exactly these.', '    ')}",
         *outputs,
+        *results,
         "",
         "",
         "class Bindings(Protocol):",
@@ -139,22 +141,71 @@ def _binding_methods(model: Model, task: Task, subject: str,
         if binding is None:
             raise GeneratorError(f"{subject} seam:uses: {model.qname(iri)} is not a seam:Binding")
         name = require_identifier(binding.name, subject=model.qname(iri), predicate="seam:name")
-        imports.add(("typing", "Any"))
         text = "\n\n".join(part for part in (binding.label, binding.comment) if part) or name
         methods[name] = [
             "",
-            f"    def {name}(self, *args: Any, **kwargs: Any) -> Any:",
+            f"    def {name}({_signature(model, binding, imports)}:",
             f"        {docstring(text, '        ')}",
         ]
     return [line for name in sorted(methods) for line in methods[name]]
+
+
+def result_class(binding_name: str) -> str:
+    """``policies`` -> ``PoliciesResult``: the TypedDict of a binding's object result."""
+    return "".join(part.capitalize() for part in binding_name.split("_")) + "Result"
+
+
+def _annotation(datatype: Any, imports: set[tuple[str, str]]) -> str:
+    annotation, needs = _ANNOTATIONS.get(datatype, _UNKNOWN)
+    if needs:
+        imports.add(needs)
+    return annotation
+
+
+def _signature(model: Model, binding: Binding, imports: set[tuple[str, str]]) -> str:
+    """``self, a: str, b: int) -> Decimal | int | float`` from the declared signature, or the
+    untyped ``*args, **kwargs -> Any`` of a binding that declares none."""
+    if binding.parameters is None:
+        imports.add(("typing", "Any"))
+        params = "self, *args: Any, **kwargs: Any"
+    else:
+        names = [require_identifier(p.name, subject=model.qname(binding.iri), predicate="seam:parameters")
+                 for p in binding.parameters]
+        params = ", ".join(["self", *(f"{n}: {_annotation(p.datatype, imports)}"
+                                      for n, p in zip(names, binding.parameters))])
+    if binding.result is None:
+        imports.add(("typing", "Any"))
+        returns = "Any"
+    elif binding.result.fields:
+        returns = result_class(binding.name or "")
+    else:
+        returns = _annotation(binding.result.datatype, imports)
+    return f"{params}) -> {returns}"
+
+
+def _result_classes(model: Model, task: Task, imports: set[tuple[str, str]]) -> list[str]:
+    """A TypedDict per used binding whose result is a JSON object, by binding name."""
+    lines: list[str] = []
+    bindings = sorted((b for b in (model.view.bindings.get(i) for i in task.uses)
+                       if b is not None and b.result is not None and b.result.fields),
+                      key=lambda b: b.name or "")
+    for binding in bindings:
+        name = require_identifier(binding.name, subject=model.qname(binding.iri), predicate="seam:name")
+        lines += ["", "", f"class {result_class(name)}(TypedDict):",
+                  f"    {docstring(f'What bindings.{name}(...) returns (seam:result).', '    ')}"]
+        for field in binding.result.fields if binding.result else ():
+            field_name = require_identifier(field.name, subject=model.qname(binding.iri), predicate="seam:field")
+            lines.append(f"    {field_name}: {_annotation(field.datatype, imports)}")
+    return lines
 
 
 def _about(task: Task) -> str:
     parts = [task.label or task.handler or ""]
     if task.comment:
         parts.append(task.comment)
-    if task.examples:
-        parts.append("Examples:\n" + "\n".join(_example_line(e) for e in task.examples))
+    shown = [e for e in task.examples if not e.held_out]  # a held-out example is never shown
+    if shown:
+        parts.append("Examples:\n" + "\n".join(_example_line(e) for e in shown))
     return "\n\n".join(parts)
 
 

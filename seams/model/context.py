@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -24,7 +25,7 @@ from rdflib import URIRef
 
 from seams import vocab as V
 from seams.errors import ResolutionError
-from seams.model.view import Field, JsonError
+from seams.model.view import Field, JsonError, Parameter
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
@@ -118,16 +119,31 @@ def variable_facts(view: View, iris: tuple[URIRef, ...]) -> list[dict]:
 
 
 def _bindings(view: View, task: Task) -> list[dict]:
-    """Name, label and comment only: a binding has no value to leak."""
+    """Name, label, comment and the declared signature: a binding has no value to leak.
+    The signature keys are there only when the model declares them, so the context of a
+    binding without one (and the hash of every draft written before signatures) is unchanged."""
     out = []
     for iri in task.uses:
         binding = view.bindings.get(iri)
-        out.append({
+        facts: dict[str, Any] = {
             "name": binding.name if binding else None,
             "label": binding.label if binding else None,
             "comment": binding.comment if binding else None,
-        })
+        }
+        if binding is not None and binding.parameters is not None:
+            facts["parameters"] = [_parameter_facts(p) for p in binding.parameters]
+        if binding is not None and binding.result is not None:
+            facts["result"] = {"datatype": _plain(binding.result.datatype),
+                               "fields": [_parameter_facts(f) for f in binding.result.fields]}
+        out.append(facts)
     return _sorted_json(out, by="name")
+
+
+def _parameter_facts(parameter: Parameter) -> dict:
+    facts = {"name": parameter.name, "datatype": _plain(parameter.datatype)}
+    if parameter.variable is not None:
+        facts["variable"] = str(parameter.variable)
+    return facts
 
 
 def _example_value(value: Any) -> Any:
@@ -135,12 +151,23 @@ def _example_value(value: Any) -> Any:
 
 
 def _example(example) -> dict:
-    return {
+    facts = {
         "label": example.label,
         "given": _example_value(example.given),
         "replies": _example_value(example.replies),
         "expect": _example_value(example.expect),
     }
+    if example.held_out:  # part of the hash; only when set, so other examples hash as before
+        facts["held_out"] = True
+    return facts
+
+
+def shown_facts(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """The manifest as a prompt may show it: no BPMN (it has a block of its own) and no
+    held-out example, which judges a draft without ever being shown to whoever writes it."""
+    shown = {key: value for key, value in manifest.items() if key != "bpmn"}
+    shown["examples"] = [e for e in manifest.get("examples", []) if not e.get("held_out")]
+    return shown
 
 
 def _bpmn_fragment(model: Model, task: Task) -> str | None:

@@ -36,11 +36,31 @@ class Variable:
 
 
 @dataclass(frozen=True)
+class Parameter:
+    """One argument of a binding, or one field of its object result: a name and a datatype,
+    and the process variable it is when the model says so (``variable``)."""
+
+    name: str | None
+    datatype: URIRef | None
+    variable: URIRef | None = None
+
+
+@dataclass(frozen=True)
+class ResultType:
+    """What a binding returns: one value of ``datatype``, or a JSON object of ``fields``."""
+
+    datatype: URIRef | None
+    fields: tuple[Parameter, ...] = ()
+
+
+@dataclass(frozen=True)
 class Binding:
     iri: URIRef
     name: str | None
     label: str | None
     comment: str | None
+    parameters: tuple[Parameter, ...] | None = None  # None: the model declares no signature
+    result: ResultType | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +70,7 @@ class Example:
     given: Any
     replies: Any
     expect: Any
+    held_out: bool = False  # seam:heldOut true: judged like any other, never shown in a prompt
 
 
 @dataclass(frozen=True)
@@ -243,8 +264,39 @@ def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:
             given=_json_or_error(graph.value(node, V.given)),
             replies=_json_or_error(graph.value(node, V.replies)),
             expect=_json_or_error(graph.value(node, V.expect)),
+            held_out=_python(graph.value(node, V.heldOut)) is True,
         ))
     return tuple(sorted(examples, key=lambda e: (e.label or "", str(e.node))))
+
+
+def _parameter(graph: Graph, node: Node, variables: Mapping[URIRef, Variable]) -> Parameter:
+    variable = variables.get(node) if isinstance(node, URIRef) else None
+    if variable is not None:
+        return Parameter(name=variable.name, datatype=variable.datatype, variable=variable.iri)
+    return Parameter(name=_text(graph, node, V.name), datatype=_ref(graph.value(node, V.datatype)))
+
+
+def _parameters(graph: Graph, binding: URIRef,
+                variables: Mapping[URIRef, Variable]) -> tuple[Parameter, ...] | None:
+    """The binding's ``seam:parameters`` list in order (``rdf:nil``: no arguments); None when
+    the model declares none. A list item is a seam:Variable or ``[ seam:name; seam:datatype ]``."""
+    head = graph.value(binding, V.parameters)
+    if head is None:
+        return None
+    try:
+        items = list(Collection(graph, head))
+    except Exception:  # not a well-formed list: the shapes report it
+        return ()
+    return tuple(_parameter(graph, _node(item), variables) for item in items)
+
+
+def _result_type(graph: Graph, binding: URIRef) -> ResultType | None:
+    node = graph.value(binding, V.result)
+    if node is None:
+        return None
+    fields = sorted((_parameter(graph, _node(f), {}) for f in graph.objects(node, V.field)),
+                    key=lambda p: p.name or "")
+    return ResultType(datatype=_ref(graph.value(node, V.datatype)), fields=tuple(fields))
 
 
 def _python(value: Any) -> Any:
@@ -326,7 +378,8 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
         for s in _subjects(g, V.Variable)
     }
     bindings = {
-        s: Binding(iri=s, name=_text(g, s, V.name), label=labels.get(s), comment=_text(g, s, V.RDFS.comment))
+        s: Binding(iri=s, name=_text(g, s, V.name), label=labels.get(s), comment=_text(g, s, V.RDFS.comment),
+                   parameters=_parameters(g, s, variables), result=_result_type(g, s))
         for s in _subjects(g, V.Binding)
     }
 

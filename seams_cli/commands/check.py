@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from seams.checks import registry as checks
+from seams.checks.advice import advice
 from seams.project.layout import load_project
 from seams_cli.lifetime import command_model
 
@@ -29,9 +30,11 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
     with command_model(project) as model:
         findings = checks.all_findings(project, model)
+        notes = advice(model)
     for finding in findings:
         print(finding.line())
-    if findings:
-        return 1
-    print(CLEAN)
-    return 0
+    if not findings:
+        print(CLEAN)
+    for note in notes:  # advice, not problems: the exit code is the findings' alone
+        print(note)
+    return 1 if findings else 0

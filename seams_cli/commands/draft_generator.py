@@ -43,14 +43,15 @@ from seams_cli.workflows.generator_draft import (
     DraftAnswer,
     assemble,
     golden_verdict,
-    model_names,
-    names_text,
+    model_subjects,
     parse_answer,
+    subjects_text,
+    vocabulary_text,
 )
 
 EXIT_CODES = {SeamsError: 1}
 """docs/draft-generator.md: every error of this command exits 1, a project error too."""
-TEMPLATE = "draft-generator-v1.txt"
+TEMPLATE = "draft-generator-v2.txt"
 CACHE_DIR = "generator-drafts"
 
 
@@ -62,14 +63,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_arguments(parser)
 
 
-def build_prompt(*, reference_name: str, reference: str, names: Sequence[tuple[str, str]], package: str) -> str:
-    """The draft-generator-v1 prompt: the reference's file name and text, the model's
-    ``IRI<TAB>label`` lines and the scaffold's package module, each a DATA block.
-    A pure function of its arguments, byte for byte."""
+def build_prompt(*, reference_name: str, reference: str, subjects: Sequence[tuple[str, str, str]],
+                 package: str) -> str:
+    """The draft-generator-v2 prompt: the reference's file name and text, the model's labelled
+    subjects with their types, the seams.vocab names and the scaffold's package module, each
+    a DATA block. A pure function of its arguments, byte for byte."""
     return fill(load_template(TEMPLATE), {
         "reference_name": quote(reference_name, label="reference name"),
         "reference": quote(reference, label="reference"),
-        "names": quote(names_text(list(names)) or "(the model has no labelled subjects)", label="names"),
+        "subjects": quote(subjects_text(list(subjects)) or "(the model has no labelled subjects)",
+                          label="subjects"),
+        "vocabulary": quote(vocabulary_text(), label="vocabulary"),
         "package": quote(package, label="package module"),
     })
 
@@ -86,9 +90,8 @@ def run(args: argparse.Namespace) -> int:
     package = package_name(args.name)
     reference = default_files[f"{package}/templates/{reference_path.name}"].decode("utf-8")  # verbatim
     package_module = default_files[f"{package}/__init__.py"].decode("utf-8")
-    names = model_names(model)
-    prompt = build_prompt(reference_name=reference_path.name, reference=reference, names=names,
-                          package=package_module)
+    prompt = build_prompt(reference_name=reference_path.name, reference=reference,
+                          subjects=model_subjects(model), package=package_module)
 
     say(f"prompt {hashlib.sha256(prompt.encode('utf-8')).hexdigest()}")
     say_provider(provider, llm_model)

@@ -20,7 +20,7 @@ from pytest_seams.acceptance import acceptance_source
 from seams.checks.handler_drafts import draft_record, record_draft
 from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
-from seams.model.context import context_for
+from seams.model.context import context_for, shown_facts
 from seams.model.loading import load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
@@ -65,9 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_prompt(manifest: Mapping, *, stub: str, tests: str) -> str:
-    """The draft-v1 prompt: the facts (JSON), the BPMN element, the stub and the acceptance
-    tests, each a DATA block. A pure function of its arguments, byte for byte."""
-    facts = {key: value for key, value in manifest.items() if key != "bpmn"}
+    """The draft-v1 prompt: the facts (JSON, held-out examples left out), the BPMN element,
+    the stub and the acceptance tests, each a DATA block. A pure function of its arguments,
+    byte for byte."""
+    facts = shown_facts(manifest)
     return fill(load_template(TEMPLATE), {
         "facts": quote(json.dumps(facts, sort_keys=True, indent=2, ensure_ascii=False), label="facts"),
         "bpmn": quote(manifest.get("bpmn") or "(the task has no BPMN element)", label="bpmn"),

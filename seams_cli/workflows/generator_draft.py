@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rdflib import URIRef
+
+from seams import vocab
 from seams.checks.registry import DRAFT_RULE_NAMES, GOLDEN_GATE_NAMES
 from seams.errors import DraftGeneratorError
 from seams.generators.new_generator import scaffold
@@ -84,6 +87,37 @@ def _json_kind(value: object) -> str:
 def model_names(model: Model) -> list[tuple[str, str]]:
     """(IRI, label) of every rdfs:label of an IRI subject, sorted by IRI, then label."""
     return label_names(model.union)
+
+
+def model_subjects(model: Model) -> list[tuple[str, str, str]]:
+    """(subject, types, label) of every labelled IRI subject: the subject and its rdf:types
+    as prefixed names where a prefix fits, sorted; the label escaped as in names_text."""
+    union = model.union
+    rows = set()
+    for subject, label in union.subject_objects(vocab.RDFS.label):
+        if not isinstance(subject, URIRef):
+            continue
+        types = sorted(model.qname(t) for t in union.objects(subject, vocab.RDF.type) if isinstance(t, URIRef))
+        rows.add((model.qname(subject), ", ".join(types), str(label)))
+    return sorted(rows)
+
+
+def subjects_text(subjects: list[tuple[str, str, str]]) -> str:
+    """``subject<TAB>types<TAB>label`` lines (a tab, newline, CR or backslash in a label escaped)."""
+    return "".join(f"{subject}\t{types}\t{label.translate(_ESCAPES)}\n" for subject, types, label in subjects)
+
+
+def vocabulary_text() -> str:
+    """``<name><TAB><prefixed term>`` for every seam: and dec: term seams.vocab names, by name."""
+    prefixes = {str(vocab.SEAM): "seam:", str(vocab.DEC): "dec:"}
+    lines = []
+    for name, value in sorted(vars(vocab).items()):
+        if name.startswith("_") or not isinstance(value, URIRef):
+            continue
+        for base, prefix in prefixes.items():
+            if str(value).startswith(base):
+                lines.append(f"{name}\t{prefix}{str(value)[len(base):]}\n")
+    return "".join(lines)
 
 
 def names_text(names: list[tuple[str, str]]) -> str:

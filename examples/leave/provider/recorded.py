@@ -37,14 +37,14 @@ def suggest_subject(prompt: str) -> str:
 
 
 def generator_subject(prompt: str) -> str:
-    """draft-generator-v1: the reference output's file name."""
+    """draft-generator-v2: the reference output's file name."""
     return data_blocks(prompt)["reference name"].strip("\n")
 
 
 # template -> how to find the subject of one of its prompts
 SUBJECTS = {
     "draft-v1.txt": draft_subject,
-    "draft-generator-v1.txt": generator_subject,
+    "draft-generator-v2.txt": generator_subject,
     "suggest-v1.txt": suggest_subject,
 }
 
@@ -85,7 +85,7 @@ ESCALATION = """```json
 """
 
 # The generator an LLM drafted from reference/variables.md with its
-# draft-generator-v1 prompt, kept as it answered: one JSON object (extract,
+# draft-generator-v2 prompt, kept as it answered: one JSON object (extract,
 # template, golden) in a fence seams strips.
 VARIABLES_EXTRACT = '''from seams import vocab
 
@@ -137,7 +137,7 @@ VARIABLES_GENERATOR = "```json\n" + json.dumps(
 # (template, subject) -> recorded answer
 ANSWERS = {
     ("draft-v1.txt", "https://example.org/leave/RecordLeave"): RECORD_LEAVE,
-    ("draft-generator-v1.txt", "variables.md"): VARIABLES_GENERATOR,
+    ("draft-generator-v2.txt", "variables.md"): VARIABLES_GENERATOR,
     ("suggest-v1.txt", "Gateway_Escalate"): ESCALATION,
 }
 

@@ -7,7 +7,7 @@ Copy it to handlers/check_balance.py to start the hand-owned handler.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Protocol, TypedDict
+from typing import Protocol, TypedDict
 
 
 class Inputs(TypedDict):
@@ -24,7 +24,7 @@ class Outputs(TypedDict):
 class Bindings(Protocol):
     """The external services the task may call (seam:uses), one method each."""
 
-    def balances(self, *args: Any, **kwargs: Any) -> Any:
+    def balances(self, employee: str, leave_type: str) -> Decimal | int | float:
         """Leave balance service
 
         Returns how many days of the given leave type the employee has left, as a decimal.

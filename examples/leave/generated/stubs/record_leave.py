@@ -6,7 +6,7 @@ Copy it to handlers/record_leave.py to start the hand-owned handler.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypedDict
+from typing import Protocol, TypedDict
 
 
 class Inputs(TypedDict):
@@ -24,7 +24,7 @@ class Outputs(TypedDict):
 class Bindings(Protocol):
     """The external services the task may call (seam:uses), one method each."""
 
-    def calendar(self, *args: Any, **kwargs: Any) -> Any:
+    def calendar(self, employee: str, leave_type: str, days: int) -> str:
         """Team calendar
 
         Books the days off in the team calendar and returns the booking reference.
