@@ -18,7 +18,6 @@ module collects them itself, and it stays inert when the plugin is active.
 from __future__ import annotations
 
 import difflib
-import os
 import tempfile
 import traceback
 from dataclasses import dataclass
@@ -27,10 +26,10 @@ from typing import cast
 
 import pytest
 
+from pytest_seams.golden_model import model_for
 from pytest_seams.golden_update import model_subject_finder, updated_golden
 from pytest_seams.items import GateItem
 from seams.findings import Finding
-from seams.fs import MODEL_ENV
 from seams.generators.formats import parse_problem
 from seams.generators.golden_text import read_golden
 from seams.generators.package_run import Rendered, loaded_package, render_in_child, render_package
@@ -124,26 +123,6 @@ class GoldenFile(pytest.File):
                 return _Run(problem=f"the package failed: {type(exc).__name__}: {exc}",
                             details="".join(traceback.format_exception(exc, limit=-8)))
         return _Run(rendered=rendered, child_output=child, trig=trig)
-
-
-def model_for(package_root: Path) -> tuple[Path | None, str]:
-    """The model a package renders in its golden test: ``SEAMS_MODEL``, else the model of
-    the seams project the package lies in (so ``pytest`` in a project needs no setting)."""
-    model = os.environ.get(MODEL_ENV)
-    if model:
-        trig = Path(model).resolve()
-        return (trig, "") if trig.is_file() else (None, f"{MODEL_ENV}={model}: no such file")
-    project = next((d for d in [package_root, *package_root.parents] if (d / "seams.toml").is_file()), None)
-    if project is None:
-        return None, (f"{MODEL_ENV} is not set and the package is in no seams project: "
-                      "point SEAMS_MODEL at the model's TriG file")
-    from seams.errors import SeamsError
-    from seams.project.layout import load_project
-
-    try:
-        return load_project(project, env={}).model_path, ""
-    except SeamsError as exc:
-        return None, str(exc)
 
 
 class _GoldenGate(GateItem):

@@ -9,7 +9,8 @@ more items beside the four of pytest_seams.golden:
   redefines nothing of the scaffold's module;
 * ``no-logic``: the template holds values and simple loops, no logic;
 * ``restated-label``: the template's text restates no model label that the
-  reference holds (the labels of the model at ``SEAMS_MODEL``).
+  reference holds (the labels of the model at ``SEAMS_MODEL``, else of the
+  project the package lies in).
 
 The checks are seams.generators.package_rules'; none of them imports or
 runs the package's code, so they judge even a package that cannot load.
@@ -20,12 +21,11 @@ draft-generator`` reads them from the scratch session's reports
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from pytest_seams.golden_model import model_for
 from pytest_seams.items import GateItem
 from seams.checks.registry import DRAFT_RULE_NAMES
-from seams.fs import MODEL_ENV
 
 RULE_GATES = DRAFT_RULE_NAMES  # in the order their refusals are reported
 
@@ -104,13 +104,12 @@ class RestatedLabelItem(_RuleItem):
         from seams.generators.package_rules import check_no_restated_label, label_names
         from seams.model import parse_trig
 
-        model = os.environ.get(MODEL_ENV)
-        if not model:
-            raise DraftGeneratorError(f"{MODEL_ENV} is not set: point it at the model's TriG file")
-        trig = Path(model)
+        trig, problem = model_for(self.package_dir.parent)
+        if trig is None:
+            raise DraftGeneratorError(problem)
         try:
             data = trig.read_bytes()
         except OSError as exc:
-            raise DraftGeneratorError(f"{MODEL_ENV}={model}: {exc.strerror}") from None
+            raise DraftGeneratorError(f"{trig}: {exc.strerror}") from None
         names = label_names(parse_trig(data, source=trig.name))
         check_no_restated_label(self.template(), self.reference, names)

@@ -134,15 +134,32 @@ def package_graph(edges: dict[str, set[str]]) -> dict[str, set[str]]:
     return out
 
 
+def _update_doc(block: str) -> None:
+    import re
+
+    doc = REPO / "docs" / "architecture.md"
+    text = doc.read_text(encoding="utf-8")
+    pattern = re.compile(r"(<!-- import-graph:[^\n]*-->\n```\n)(.*?)(```\n<!-- /import-graph -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit("docs/architecture.md has no import-graph markers")
+    doc.write_text(pattern.sub(lambda m: m.group(1) + block + m.group(3), text), encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", action="store_true", help="one line per module instead of per sub-package")
+    parser.add_argument("--update-doc", action="store_true",
+                        help="write the sub-package graph into docs/architecture.md between its markers")
     args = parser.parse_args(argv)
     edges = graph()
     shown = edges if args.modules else package_graph(edges)
-    for layer in LAYERS:
-        for unit in sorted(u for u in shown if u.split(".")[0] == layer):
-            print(f"{unit} -> {', '.join(sorted(shown[unit])) or '(nothing of seams)'}")
+    lines = [f"{unit} -> {', '.join(sorted(shown[unit])) or '(nothing of seams)'}"
+             for layer in LAYERS for unit in sorted(u for u in shown if u.split(".")[0] == layer)]
+    if args.update_doc:
+        _update_doc("".join(f"{line}\n" for line in lines))
+    else:
+        for line in lines:
+            print(line)
     found = problems(edges)
     for line in found:
         print(line, file=sys.stderr)

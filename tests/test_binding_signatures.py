@@ -24,6 +24,19 @@ from seams.project.layout import load_project
 from seams_cli.commands.propose import build_prompt
 
 TRIG = Path("model") / "model.trig"
+HELD_OUT = ('''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON
+        ] .''', '''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON
+        ], [
+            rdfs:label "one sick day is booked" ;
+            seam:heldOut true ;
+            seam:given "{\\"employee\\": \\"cy\\", \\"days\\": 1, \\"leave_type\\": \\"sick\\"}"^^rdf:JSON ;
+            seam:replies "{\\"calendar\\": \\"BK-3003\\"}"^^rdf:JSON ;
+            seam:expect "{\\"booking_ref\\": \\"BK-3003\\"}"^^rdf:JSON
+        ] .''')
+
+
+def _hold_out_a_third_example(root: Path) -> None:
+    edit(root / TRIG, *HELD_OUT)
 
 
 def _model(root: Path):
@@ -82,6 +95,7 @@ def test_a_binding_without_a_signature_keeps_its_context_as_before(tmp_path):
 
 def test_malformed_signatures_and_held_out_flags_are_shape_findings(tmp_path):
     root = copy_example(tmp_path)
+    _hold_out_a_third_example(root)
     edit(root / TRIG, "seam:parameters ( ex:employee ex:leaveType ex:days )",
          'seam:parameters ( ex:employee [ seam:name "leave type" ] )')
     edit(root / TRIG, "seam:result [ seam:datatype xsd:decimal ]", "seam:result [ rdfs:comment \"a number\" ]")
@@ -95,6 +109,7 @@ def test_malformed_signatures_and_held_out_flags_are_shape_findings(tmp_path):
 
 def test_a_held_out_example_judges_but_is_never_shown(tmp_path):
     root = copy_example(tmp_path)
+    _hold_out_a_third_example(root)
     model = _model(root)
     task = _task(model, "record_leave")
     prompt = _prompt(model, task)
@@ -112,6 +127,9 @@ def test_check_advises_holding_out_an_example_once_a_task_has_three(tmp_path, ca
     from seams_cli.main import main
 
     root = copy_example(tmp_path)
+    _hold_out_a_third_example(root)
+    assert main(["generate", "--project", str(root)]) == 0
+    capsys.readouterr()
     assert main(["check", "--project", str(root)]) == 0
     assert capsys.readouterr().out == "seams check: no problems\n"  # record_leave holds one out
     edit(root / TRIG, "            seam:heldOut true ;\n", "")

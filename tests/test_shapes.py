@@ -91,7 +91,7 @@ CASES = {
     "variable names clash in a process": ([('seam:name "review_note"', 'seam:name "days"')],
                                           [("ex:reviewNote", "seam:name",
                                             'name "days" is also the name of ex:days in process ex:LeaveRequestProcess')]),
-    "binding without name": ([('seam:name "calendar" .', ".")],
+    "binding without name": ([('seam:name "calendar" ;', "")],
                              [("ex:Calendar", "seam:name", "a binding needs exactly one seam:name")]),
     "binding without label": ([('rdfs:label "Team calendar" ;', "")],
                               [("ex:Calendar", "rdfs:label", "a binding needs exactly one rdfs:label")]),
