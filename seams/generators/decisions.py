@@ -1,8 +1,8 @@
 """Built-in generator ``decisions``: every DMN decision as a plain Python function.
 
 The function takes the table's inputs (in column order, named by their
-input expressions, or by the variable ``dec:input`` maps an expression to
-when it is no Python identifier) and evaluates the rules as DMN defines the
+variables ``dec:input`` maps the input expressions to, or by the
+expressions themselves when they are identifiers) and evaluates the rules as DMN defines the
 hit policy: UNIQUE (no match gives None, more than one is a DecisionError),
 FIRST, PRIORITY and OUTPUT ORDER (ranked by the outputs' ``outputValues``),
 ANY (matches must agree), RULE ORDER and COLLECT (with SUM, MIN, MAX,
@@ -137,15 +137,15 @@ def _table_of(model: Model, decision: Decision, subject: str) -> Table:
 
 def _parameters(model: Model, table: Table, decision: Decision, subject: str) -> dict[str, str]:
     """The Python parameter of each input the table uses (its columns, then the other names its
-    entries use): the input expression itself when it is an identifier, else the seam:name of
-    the variable its dec:input reads."""
+    entries use): the seam:name of the variable its dec:input reads, else the input expression
+    itself when it is an identifier."""
     mapped = {i.variable: model.view.variable_name(i.from_path) for i in decision.inputs
               if i.variable is not None and i.from_path is not None}
     params: dict[str, str] = {}
     for text in (*table.inputs, *table.extra_names):
         if text in params:
             continue
-        name = text if text.isidentifier() and not keyword.iskeyword(text) else mapped.get(text)
+        name = mapped.get(text) or (text if text.isidentifier() and not keyword.iskeyword(text) else None)
         if name is None or not name.isidentifier() or keyword.iskeyword(name):
             raise GeneratorError(f"{subject} dec:input: DMN input {text!r} of {table.decision_id} is no Python "
                                  "identifier; map it with a dec:input (dec:variable, dec:fromPath) to a variable "
