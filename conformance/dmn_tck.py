@@ -212,8 +212,9 @@ def _generate(folder: Path, dmn_path: Path, decision_id: str, columns: dict[str,
     lines = ["@prefix seam: <https://w3id.org/seams/seam#> .", "@prefix dec: <https://w3id.org/seams/dec#> .",
              "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .", "<urn:tck:graph/seams> {",
              '<urn:tck:dmn> a seam:Payload ; seam:path "tck.dmn" ; seam:format "dmn" .',
-             f'<urn:tck:decision> a dec:Decision ; seam:payload <urn:tck:dmn> ; dec:payloadElement {_turtle(decision_id)}']
-    for number, (text, parameter) in enumerate(columns.items(), 1):
+             "<urn:tck:decision> a dec:Decision ; seam:payload <urn:tck:dmn> ; "
+             f"dec:payloadElement {_turtle(decision_id)}"]
+    for number, text in enumerate(columns, 1):
         lines.append(f"  ; dec:input [ dec:variable {_turtle(text)} ; dec:fromPath <urn:tck:v{number}> ]")
     lines.append("  .")
     for number, parameter in enumerate(columns.values(), 1):

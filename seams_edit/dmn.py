@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from lxml import etree
 
 from seams.errors import EditError
+from seams.lang.dmn_support import HIT_POLICIES
 from seams.model.payloads import dmn_namespaces, parse_xml
 from seams.vocab import DMN_DEFAULT_VERSION, DMN_NS, DMN_VERSIONS, DMNDI_NS, DmnNamespaces
 from seams_edit.xml import Payload, attribute_text, check_characters, coordinate_text, ensure_namespace, insert_child
 
 DMN_DC_NS = "http://www.omg.org/spec/DMN/20180521/DC/"
-HIT_POLICIES = ("UNIQUE", "FIRST", "PRIORITY", "ANY", "COLLECT", "RULE ORDER", "OUTPUT ORDER")
 DECISION_WIDTH, DECISION_HEIGHT = 180, 80  # the size dmn-js gives a decision
 FIRST_POSITION = (160, 100)  # where dmn-js puts the first decision of a new diagram
 GAP = 50

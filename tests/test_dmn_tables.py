@@ -22,14 +22,15 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.vocab import DMN_VERSIONS
 
-HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<definitions xmlns="{ns}" id="Definitions_T" name="T" namespace="urn:t">\n'
+HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<definitions xmlns="{ns}" id="Definitions_T" name="T" namespace="urn:t">\n')
 INPUTS = {"Age": "age", "Risk Category": "risk_category", "isAffordable": "is_affordable", "limit": "limit"}
 
 
-def table(policy: str, inputs: list[str], outputs: list[tuple[str, str | None]], rules: list[tuple[list[str], list[str]]],
-          *, extra: str = "") -> str:
+def table(policy: str, inputs: list[str], outputs: list[tuple[str, str | None]],
+          rules: list[tuple[list[str], list[str]]], *, extra: str = "") -> str:
     """A DMN decision ``Decision_T`` holding one decision table."""
-    parts = [f'<decision id="Decision_T" name="Approval Status">',
+    parts = ['<decision id="Decision_T" name="Approval Status">',
              f'<decisionTable id="Table_T"{f" hitPolicy={policy!r}" if policy else ""}{extra}>'.replace("'", '"')]
     for number, text in enumerate(inputs, 1):
         parts.append(f'<input id="In_{number}"><inputExpression id="Expr_{number}" typeRef="string">'
@@ -97,7 +98,8 @@ VARIANTS = {
                       ' aggregation="COUNT"', True),
     "collect sum": ("COLLECT", ["Age"], [("Score", None)], [(["> 1"], ["1"]), (["> 2"], ["2.5"])],
                     ' aggregation="SUM"', True),
-    "names as ends": ("FIRST", ["Age", "limit"], [("Score", None)], [(["< limit", "-"], ["1"]), (["[limit..100]", "-"], ["2"])],
+    "names as ends": ("FIRST", ["Age", "limit"], [("Score", None)],
+                      [(["< limit", "-"], ["1"]), (["[limit..100]", "-"], ["2"])],
                       "", True),
     "priority without outputValues": ("PRIORITY", ["Age"], [("Score", None)], [(["> 1"], ["1"])], "", False),
     "output entry outside outputValues": ("PRIORITY", ["Age"], [("Status", '"Approved"')], [(["> 1"], ['"Maybe"'])],
@@ -160,7 +162,8 @@ def test_a_multi_output_table_needs_a_dec_output_per_output(tmp_path):
 
 def test_a_unique_table_with_names_is_not_analysed_and_says_so(tmp_path):
     rules = [(["< limit"], ["1"]), (["> 5"], ["2"])]
-    root = project(tmp_path, table("UNIQUE", ["Age", "limit"], [("Score", None)], [(r[0] + ["-"], r[1]) for r in rules]),
+    decision = table("UNIQUE", ["Age", "limit"], [("Score", None)], [(r[0] + ["-"], r[1]) for r in rules])
+    root = project(tmp_path, decision,
                    inputs=["Age", "limit"], outputs=["Score"])
     model = load_model(load_project(root))
     assert decision_findings(model) == []  # never a wrong overlap
