@@ -62,7 +62,7 @@ class UnaryTests:
     def is_any(self) -> bool:
         return not self.tests
 
-    @property
+    @cached_property
     def names(self) -> tuple[Name, ...]:
         """The names and paths the entry refers to; an entry with names has no fixed value set."""
         return tuple(name for test in self.tests for name in test_names(test))

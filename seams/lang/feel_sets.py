@@ -277,7 +277,9 @@ class ValueSet:
         return all(part.is_full() for part in self.parts)
 
     def overlaps(self, other: ValueSet) -> bool:
-        return any(not a.intersection(b).is_empty() for a, b in zip(self.parts, other.parts))
+        # an empty part meets nothing: skip it before intersecting (most entries hold one or two kinds)
+        return any(not a.is_empty() and not b.is_empty() and not a.intersection(b).is_empty()
+                   for a, b in zip(self.parts, other.parts))
 
     def part(self, kind: str) -> _Part:
         return self.parts[KINDS.index(kind)]
