@@ -26,6 +26,7 @@ from seams.vocab import DMN_DEFAULT_VERSION, DMN_NS, DMN_VERSIONS, DMNDI_NS, Dmn
 from seams_edit.xml import Payload, attribute_text, check_characters, coordinate_text, ensure_namespace, insert_child
 
 DMN_DC_NS = "http://www.omg.org/spec/DMN/20180521/DC/"
+BIODI_NS = "http://bpmn.io/schema/dmn/biodi/1.0"  # Camunda Modeler's DMN 1.1 layout
 DECISION_WIDTH, DECISION_HEIGHT = 180, 80  # the size dmn-js gives a decision
 FIRST_POSITION = (160, 100)  # where dmn-js puts the first decision of a new diagram
 GAP = 50
@@ -113,6 +114,29 @@ def add_decision(
     etree.cleanup_namespaces(decision)  # the 1.3 namespace it was built in is no longer used
     if position is not None:
         _add_shape(payload, decision_id, position, spaces)
+    else:
+        _add_biodi_bounds(payload, decision, spaces)
+
+
+def _add_biodi_bounds(payload: Payload, decision: etree._Element, spaces: DmnNamespaces) -> None:
+    """DMN 1.1 has no DMNDI: Camunda Modeler 1-3 kept each decision's place in ``biodi:bounds``
+    (which dmn-migrate turns into a DMNShape). A file that does gets them for the new decision
+    too, right of the rightmost; a file without any keeps none."""
+    corners = []
+    for bounds in payload.root.iter(f"{{{BIODI_NS}}}bounds"):
+        try:
+            corners.append((float(bounds.get("x")) + float(bounds.get("width")), float(bounds.get("y"))))
+        except (TypeError, ValueError):
+            raise EditError(f"{payload.source}: {decision.get('id')}: a biodi:bounds has bounds that are not "
+                            "numbers") from None
+    if not corners:
+        return
+    right, top = max(corners, key=lambda corner: corner[0])
+    extension = etree.Element(f"{{{spaces.model}}}extensionElements")
+    insert_child(decision, extension, 0)
+    insert_child(extension, etree.Element(f"{{{BIODI_NS}}}bounds", {
+        "x": coordinate_text(right + GAP), "y": coordinate_text(top),
+        "width": str(DECISION_WIDTH), "height": str(DECISION_HEIGHT)}))
 
 
 def _add_clauses(

@@ -24,7 +24,7 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.vocab import DMN_NS, DMN_VERSIONS, DMNDI_NS
 from seams_cli.main import main
-from seams_edit.dmn import new_dmn_payload
+from seams_edit.dmn import BIODI_NS, new_dmn_payload
 
 SUGGEST = REPO / "tests" / "fixtures" / "suggest"
 PROVIDER = f"{sys.executable} {SUGGEST / 'provider.py'} {SUGGEST / 'escalate.json'}"
@@ -36,9 +36,15 @@ def as_version(text: str, version: str) -> str:
     """A DMN 1.3 text in another version's namespaces (no DMNDI for 1.1)."""
     spaces = DMN_VERSIONS[version]
     text = text.replace(DMN_NS, spaces.model)
-    if spaces.dmndi is None:
+    if spaces.dmndi is None:  # Camunda Modeler 1-3 kept a 1.1 decision's place in biodi:bounds
+        bounds = re.search(r"<dc:Bounds ([^/]*)/>", text)
+        assert bounds is not None
         text = re.sub(r"\s*<dmndi:DMNDI>.*?</dmndi:DMNDI>", "", text, flags=re.S)
-        return re.sub(r' xmlns:(dmndi|dc)="[^"]*"', "", text)
+        text = text.replace(' xmlns:dc="', f' xmlns:biodi="{BIODI_NS}" xmlns:dc="', 1)
+        text = re.sub(r' xmlns:(dmndi|dc)="[^"]*"', "", text)
+        return text.replace('<decision id="Decision_ApprovalLevel" name="Approval level">',
+                            '<decision id="Decision_ApprovalLevel" name="Approval level">\n    <extensionElements>\n'
+                            f"      <biodi:bounds {bounds.group(1)}/>\n    </extensionElements>", 1)
     return text.replace(DMNDI_NS, spaces.dmndi)
 
 
@@ -83,6 +89,8 @@ def test_each_version_loads_checks_generates_and_takes_an_accepted_suggestion(tm
               if ns and ns not in (spaces.model, spaces.dmndi)}
     assert [ns for ns in others if ns in text] == []  # the edit kept the file's version
     assert ("DMNShape_Decision_Escalation" in text) == (spaces.dmndi is not None)
+    if spaces.dmndi is None:  # DMN 1.1: the new decision's place in biodi:bounds, as the file keeps them
+        assert '<biodi:bounds x="390" y="100" width="180" height="80" />' in text.split("Decision_Escalation")[1]
     if HAS_MODDLE:
         # dmn-js reads DMN 1.1 to 1.3 (1.1 and 1.2 through dmn-migrate); a 1.4 or 1.5 file, whose
         # decision tables are written as 1.3's, is read with its namespaces put back to 1.3's
