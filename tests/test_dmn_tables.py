@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape
 import pytest
 
 from seams.checks.decisions import decision_findings
+from seams.checks.shapes import shape_findings
 from seams.errors import GeneratorError
 from seams.generators.decisions import decisions_source
 from seams.model.loading import load_model
@@ -138,6 +139,14 @@ def test_several_outputs_are_a_dict_by_output_name(tmp_path, policy, age, risk, 
     findings, function = outcome(root)
     assert findings == []
     assert function(age=age, risk_category=risk) == want  # "Risk Category" arrives as its variable's name
+
+
+def test_a_decision_maps_several_outputs_with_a_dec_output_each_and_the_shapes_agree(tmp_path):
+    root = project(tmp_path, table("FIRST", ["Age", "Risk Category"], TWO_OUT, BASE_RULES),
+                   inputs=["Age", "Risk Category"], outputs=["Status", "Rate"])
+    model = load_model(load_project(root))
+    assert [f.line() for f in shape_findings(model) if f.subject == "ex:T"] == []
+    assert [len(d.outputs) for d in model.view.decisions.values()] == [2]
 
 
 def test_priority_and_output_order_rank_by_the_output_values(tmp_path):
