@@ -10,6 +10,7 @@ function, and whatever the checks refuse, the generator refuses too.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -159,6 +160,19 @@ def test_priority_and_output_order_rank_by_the_output_values(tmp_path):
         findings, function = outcome(root)
         assert findings == []
         assert {age: function(age=age) for age in want} == want
+
+
+@pytest.mark.parametrize(("aggregation", "age", "want"), [
+    ("SUM", 5, Decimal("3.5")), ("MIN", 5, 1), ("MAX", 5, Decimal("2.5")), ("COUNT", 5, 2), ("SUM", 0, None),
+    ("COUNT", 0, 0), ("SUM", 50, None), ("COUNT", 50, 3),  # a null output makes SUM null, as FEEL's sum()
+])
+def test_collect_aggregations(tmp_path, aggregation, age, want):
+    rules = [(["> 1"], ["1"]), (["> 2"], ["2.5"]), (["> 10"], [""])]
+    root = project(tmp_path, table("COLLECT", ["Age"], [("Score", None)], rules, extra=f' aggregation="{aggregation}"'),
+                   inputs=["Age"], outputs=["Score"])
+    findings, function = outcome(root)
+    assert findings == []
+    assert function(age=age) == want
 
 
 def test_a_multi_output_table_needs_a_dec_output_per_output(tmp_path):

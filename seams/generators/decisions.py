@@ -61,8 +61,8 @@ _HELPERS = {
         return outputs
     if aggregation == "COUNT":
         return len(outputs)
-    if not outputs:
-        return None
+    if not outputs or any(output is None for output in outputs):
+        return None  # as FEEL's sum, min and max: no value, or a null among them, gives null
     return {"SUM": sum, "MIN": min, "MAX": max}[aggregation](outputs)''',
     "_priority": '''def _priority(matched):
     """PRIORITY: the output of the matching rule ranked first by the outputValues; None when none matches."""
