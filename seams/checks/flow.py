@@ -211,6 +211,13 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
             continue
         for name in sorted(condition.names):
             if name not in by_name:
+                declared = _declared(model, name)
+                if declared is not None:  # declared, but no element of the process sets or reads it yet
+                    yield Finding(KIND, flow.id, CONDITION,
+                                  f'reads "{name}" ({model.qname(declared)}), which no task of '
+                                  f"{model.qname(process.iri)} sets yet; expected it in the seam:writes "
+                                  "or the form of the task that sets it")
+                    continue
                 known = ", ".join(sorted(by_name)) or "none"
                 yield Finding(KIND, flow.id, CONDITION,
                               f'names "{name}", which is no variable of {model.qname(process.iri)} '
@@ -222,6 +229,12 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
                                   f'reads "{name}", which is not set on every path from the start of '
                                   f"{model.qname(process.iri)} to {flow.source}; expected a form field, "
                                   "seam:writes or decision output that sets it earlier")
+
+
+def _declared(model: Model, name: str) -> URIRef | None:
+    """The first (by IRI) seam:Variable named ``name`` anywhere in the model, if any."""
+    found = sorted(v.iri for v in model.view.variables.values() if v.name == name)
+    return found[0] if found else None
 
 
 def reason(exc: ExpressionError, where: str) -> str:
