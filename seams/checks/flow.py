@@ -11,7 +11,8 @@ A variable is set by a user task's form fields (``sh:path`` of each
 ``sh:property`` of its ``seam:form``), by a task's ``seam:writes`` and by a
 business-rule task's decision outputs (``dec:processVariable``). Sub-processes
 are entered at their start events and left from their end events; a
-boundary event sees what was set before its task ran.
+boundary event sees what was set before its task ran. A parallel gateway
+joins its branches: after it, what any branch set is set.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ class FlowGraph:
         self.preds: dict[str, list[str]] = defaultdict(list)
         self.starts: set[str] = set()
         self.nodes: set[str] = set(process.nodes)
+        # a parallel join waits for every incoming branch: what any of them set is set after it
+        self.joins: set[str] = {n.id for n in process.nodes.values() if n.kind == "parallelGateway"}
         bpmn = f"{{{V.BPMN_NS}}}"
         exits: dict[str, str] = {}
         for sub in element.iter(f"{bpmn}subProcess"):
@@ -132,7 +135,8 @@ class FlowGraph:
                 here = frozenset()
             else:
                 reached = [after[p] for p in self.preds[node] if p in after]
-                here = frozenset.intersection(*reached)
+                merge = frozenset.union if node in self.joins else frozenset.intersection
+                here = merge(*reached)
             before[node] = here
             out = here | sets.get(node, frozenset())
             if after.get(node) != out:

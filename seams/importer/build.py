@@ -128,12 +128,11 @@ def build_import(base: str, sources: list[Source], existing: Existing | None = N
         for process in spec.processes:
             later.extend(_process(b, source, payload_iris[source.name], process, decisions, bound))
 
-    decision_iris = {}
+    decision_iris: dict[str, URIRef] = {}
     for decision_id, (source, decision) in decisions.items():
-        iri = _decision(b, source, payload_iris[source.name], decision, bound.get(decision_id, None),
-                        decision_id in bound)
-        if iri is not None:
-            decision_iris[decision_id] = iri
+        found = _decision(b, source, payload_iris[source.name], decision, bound.get(decision_id))
+        if found is not None:
+            decision_iris[decision_id] = found
     for subject, element in later:
         _bind_decision(b, subject, element, decisions, decision_iris)
 
@@ -251,7 +250,7 @@ def _number_literal(value: Decimal, datatype: str | None) -> Literal:
 
 
 def _decision(b: _Builder, source: Source, payload: URIRef, decision: DecisionSpec,
-              result_variable: str | None, called: bool) -> URIRef | None:
+              result_variable: str | None) -> URIRef | None:
     """A dec:Decision for a one-output decision table; None (with a note) for anything else."""
     b.seen.add(key_of("decision", source.name, decision.id))  # in the file: never reported removed
     if not decision.is_table or len(decision.outputs) != 1 or not decision.inputs:

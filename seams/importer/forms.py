@@ -146,7 +146,8 @@ def _components(components: object, fields: list[FieldSpec], skipped: list[str],
 def _form_field(component: dict, key: str, kind: str) -> FieldSpec | None:
     if kind in ("checklist", "taglist"):
         return None
-    validate = component.get("validate") if isinstance(component.get("validate"), dict) else {}
+    found = component.get("validate")
+    validate: dict = found if isinstance(found, dict) else {}
     datatype = _FORM_TYPES.get(kind)
     if kind == "number":
         datatype = "integer" if component.get("decimalDigits") == 0 else "decimal"

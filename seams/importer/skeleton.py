@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from seams import vocab as V
+
 DEFAULT_BASE_HOST = "https://example.org/"
 STARTER_BPMN = "process.bpmn"
 GITIGNORE = ".seams/\n__pycache__/\n"
@@ -40,8 +42,10 @@ def config_text(base: str) -> str:
 
 def starter_bpmn(process_id: str = "Process_1", name: str = "Process") -> bytes:
     """A BPMN 2.0 file with DI: one executable process, start -> end."""
+    namespaces = " ".join(f'xmlns:{p}="{ns}"' for p, ns in (
+        ("bpmn", V.BPMN_NS), ("bpmndi", V.BPMNDI_NS), ("dc", V.DC_NS), ("di", V.DI_NS)))
     return f"""<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" xmlns:dc="http://www.omg.org/spec/DD/20100524/DC" xmlns:di="http://www.omg.org/spec/DD/20100524/DI" id="Definitions_1" targetNamespace="http://bpmn.io/schema/bpmn">
+<bpmn:definitions {namespaces} id="Definitions_1" targetNamespace="http://bpmn.io/schema/bpmn">
   <bpmn:process id="{process_id}" name="{name}" isExecutable="true">
     <bpmn:startEvent id="StartEvent_1" name="Started">
       <bpmn:outgoing>Flow_1</bpmn:outgoing>
