@@ -471,3 +471,36 @@ def test_condition_names_fall_back_to_juel_and_feel_bodies():
         parse_condition("${approved}", where="f")
     except ExpressionError:
         pass
+
+
+def test_a_payload_already_in_model_is_imported_in_place(tmp_path, capsys):
+    (tmp_path / "model").mkdir()
+    bpmn = tmp_path / "model" / "payment.bpmn"
+    bpmn.write_bytes((FIXTURES / "c7_external_tasks" / "payment.bpmn").read_bytes())
+    code, _, err = _init(capsys, "--from", str(bpmn), str(tmp_path))
+    assert (code, err) == (0, "")
+    assert bpmn.read_bytes() == (FIXTURES / "c7_external_tasks" / "payment.bpmn").read_bytes()
+
+
+def test_a_camunda7_form_ref_reads_the_form_file_beside_the_bpmn(tmp_path, capsys):
+    """Camunda 7.15+ links a Camunda Form with camunda:formRef (the form's id)."""
+    source = tmp_path / "src"
+    source.mkdir()
+    bpmn = (FIXTURES / "c7_forms" / "vacation-request.bpmn").read_text()
+    bpmn = bpmn.replace('<bpmn:userTask id="approveVacation" name="Approve vacation" camunda:candidateGroups="management">'
+                        "\n      <bpmn:extensionElements>",
+                        '<bpmn:userTask id="approveVacation" name="Approve vacation" camunda:formRef="approval">'
+                        "\n      <bpmn:extensionElements><!-- no formData -->")
+    bpmn = re.sub(r"<!-- no formData -->\s*<camunda:formData>.*?</camunda:formData>", "", bpmn, flags=re.S)
+    (source / "vacation.bpmn").write_text(bpmn)
+    (source / "approval.form").write_text(
+        '{"id": "approval", "components": [{"type": "checkbox", "key": "vacationApproved", "label": "OK?",'
+        ' "validate": {"required": true}}]}')
+    root = tmp_path / "p"
+    assert _init(capsys, "--from", str(source / "vacation.bpmn"), str(root))[0] == 0
+    assert not (root / "model" / "approval.form").exists()  # read, not copied: the form is the shape now
+    view = load_model(load_project(root)).view
+    task = view.tasks[URIRef("https://example.org/p/approveVacation")]
+    [field] = view.forms[task.form].fields
+    assert (view.variable_name(field.path), field.name, field.datatype, field.min_count) == (
+        "vacationApproved", "OK?", XSD.boolean, 1)

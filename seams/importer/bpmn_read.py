@@ -265,13 +265,15 @@ def _single_name(text: str | None, wrapper: re.Pattern[str]) -> str | None:
 def _camunda_form(node: etree._Element, ext: etree._Element | None, element_id: str, source: str,
                   forms: Mapping[str, dict], embedded: Mapping[str, str],
                   notes: list[str]) -> tuple[FieldSpec, ...] | None:
-    """The fields of a Camunda 8 task's linked form (``formId``) or embedded form (``formKey``)."""
+    """The fields of a Camunda 8 task's linked form (``formId``) or embedded form (``formKey``),
+    or of a Camunda 7 task's ``camunda:formRef``."""
     definition = ext.find(f"{_Z}formDefinition") if ext is not None else None
-    if definition is None:
+    form_ref = node.get(f"{_C}formRef")  # Camunda 7.15+: a Camunda Form by id
+    if definition is None and not form_ref:
         return None
     document = None
-    form_id = definition.get("formId")
-    form_key = definition.get("formKey") or ""
+    form_id = definition.get("formId") if definition is not None else form_ref
+    form_key = (definition.get("formKey") if definition is not None else None) or ""
     if form_id:
         document = forms.get(form_id)
         if document is None:

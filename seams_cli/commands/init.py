@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     target = Path(args.directory).resolve()
     if args.update:
         return _update(target, [Path(p) for p in args.sources])
+    if target.exists() and not target.is_dir():
+        raise ProjectError(f"{target}: not a directory; expected the project directory to make or fill")
     if (target / CONFIG_NAME).exists():
         raise ProjectError(f"{target / CONFIG_NAME}: a seams project is already here; "
                            "use seams init --update to re-import into it")
@@ -111,21 +113,26 @@ def _create(target: Path, base: str, paths: list[Path], *, placeholder: bool) ->
         **{f"model/{name}": data for name, _, data in payloads},
         "handlers/__init__.py": skeleton.HANDLERS_INIT.encode("utf-8"),
     }
-    for rel in files:
-        if (target / rel).exists():
-            raise ProjectError(f"{target / rel}: already exists; seams init writes only new files "
-                               "(move it away, or start in an empty directory)")
     gitignore = _gitignore(target)
     if gitignore is not None:
         files[".gitignore"] = gitignore
-    generated = _validate(target, files, generate=True)
-    files.update(generated)
+    files.update(_validate(target, files, generate=True))
+    for rel, data in files.items():
+        if rel != ".gitignore" and (target / rel).exists() \
+                and not (rel.startswith("model/") and _same_bytes(target / rel, data)):
+            raise ProjectError(f"{target / rel}: already exists; seams init writes only new files "
+                               "(move it away, or start in an empty directory)")
 
     from seams_edit.files import apply
 
     apply(target, {target / rel: data for rel, data in files.items()}, undo_dir=None)
     _report_created(target, base, plan, payloads, files, placeholder=placeholder, imported=bool(paths))
     return 0
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    """A payload already in model/ with the bytes it would get (``--from model/x.bpmn``) is no clash."""
+    return path.is_file() and read_file(path) == data
 
 
 def _gitignore(target: Path) -> bytes | None:
@@ -246,7 +253,7 @@ def _update(target: Path, paths: list[Path]) -> int:
     by_name = {name: (name, path, data) for name, path, data in given}
     payloads = []
     for rel in sorted(str(o) for o in dataset.objects(None, URIRef("https://w3id.org/seams/seam#path"))):
-        payloads.append(by_name.pop(rel, None) or (rel, model_dir / rel, read_file(model_dir / rel)))
+        payloads.append(by_name.pop(rel) if rel in by_name else (rel, model_dir / rel, read_file(model_dir / rel)))
     payloads.extend(by_name.values())  # new files, in --from order
     if not payloads:
         raise ProjectError(f"{project.relative(project.model_path)}: names no payload; "
