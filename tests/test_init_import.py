@@ -201,7 +201,12 @@ def test_camunda7_form_fields_become_a_shacl_form(tmp_path, capsys):
 
 def test_camunda8_linked_and_embedded_forms(tmp_path, capsys):
     root = tmp_path / "o"
-    assert _init(capsys, "--from", str(FIXTURES / "c8_order" / "order-process.bpmn"), str(root))[0] == 0
+    code, out, _ = _init(capsys, "--from", str(FIXTURES / "c8_order" / "order-process.bpmn"), str(root))
+    assert code == 0 and "copied " + str(root) + "/model/enter-order.form (byte for byte;" in out
+    form = FIXTURES / "c8_order" / "enter-order.form"
+    assert (root / "model" / "enter-order.form").read_bytes() == form.read_bytes()
+    again = _init(capsys, "--update", str(root))  # the copied form is found beside the copied BPMN
+    assert again[0] == 0 and "note:" not in again[1] and "added nothing" in again[1]
     g = _graph(root)
     ex = "https://example.org/o/"
     form = g.value(URIRef(ex + "Task_EnterOrder"), V.form)
@@ -487,8 +492,8 @@ def test_a_camunda7_form_ref_reads_the_form_file_beside_the_bpmn(tmp_path, capsy
     source = tmp_path / "src"
     source.mkdir()
     bpmn = (FIXTURES / "c7_forms" / "vacation-request.bpmn").read_text()
-    bpmn = bpmn.replace('<bpmn:userTask id="approveVacation" name="Approve vacation" camunda:candidateGroups="management">'
-                        "\n      <bpmn:extensionElements>",
+    bpmn = bpmn.replace('<bpmn:userTask id="approveVacation" name="Approve vacation" '
+                        'camunda:candidateGroups="management">\n      <bpmn:extensionElements>',
                         '<bpmn:userTask id="approveVacation" name="Approve vacation" camunda:formRef="approval">'
                         "\n      <bpmn:extensionElements><!-- no formData -->")
     bpmn = re.sub(r"<!-- no formData -->\s*<camunda:formData>.*?</camunda:formData>", "", bpmn, flags=re.S)
@@ -498,7 +503,7 @@ def test_a_camunda7_form_ref_reads_the_form_file_beside_the_bpmn(tmp_path, capsy
         ' "validate": {"required": true}}]}')
     root = tmp_path / "p"
     assert _init(capsys, "--from", str(source / "vacation.bpmn"), str(root))[0] == 0
-    assert not (root / "model" / "approval.form").exists()  # read, not copied: the form is the shape now
+    assert (root / "model" / "approval.form").read_bytes() == (source / "approval.form").read_bytes()
     view = load_model(load_project(root)).view
     task = view.tasks[URIRef("https://example.org/p/approveVacation")]
     [field] = view.forms[task.form].fields

@@ -69,6 +69,7 @@ class ProcessSpec:
 class BpmnSpec:
     processes: list[ProcessSpec]
     notes: list[str] = field(default_factory=list)  # what was read past, for the user
+    linked_forms: list[str] = field(default_factory=list)  # ids of Camunda Forms its tasks link
 
 
 def label_text(text: str | None) -> str | None:
@@ -109,6 +110,9 @@ def read_bpmn(data: bytes, *, source: str, forms: Mapping[str, dict] | None = No
     if not spec.processes:
         raise ProjectError(f'{source}: no executable bpmn:process; set isExecutable="true" on the '
                            "process to import")
+    linked = {d.get("formId") for d in root.iter(f"{_Z}formDefinition")}
+    linked |= {t.get(f"{_C}formRef") for t in root.iter(f"{_B}userTask")}
+    spec.linked_forms = sorted(f for f in linked if f)
     return spec
 
 

@@ -100,6 +100,8 @@ def read_form_json(data: bytes, *, source: str) -> tuple[str | None, dict]:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise ProjectError(f"{source}: not a Camunda Forms JSON document ({exc})") from None
+    except RecursionError:
+        raise ProjectError(f"{source}: a form nested too deeply; refused") from None
     if not isinstance(document, dict) or not isinstance(document.get("components"), list):
         raise ProjectError(f"{source}: not a Camunda Forms JSON document (no components list)")
     form_id = document.get("id")

@@ -8,6 +8,7 @@ refused with one line naming it. Camunda Forms (``*.form``) are JSON.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
@@ -52,28 +53,44 @@ def kind_of(data: bytes, *, source: str) -> str:
                        f"{etree.QName(root).localname}); expected bpmn:definitions or DMN definitions")
 
 
-def forms_beside(paths: list[Path], explicit: Mapping[str, dict], notes: list[str]) -> dict[str, dict]:
+@dataclass(frozen=True)
+class FormFile:
+    """A Camunda Forms file: where it is, its bytes (copied to model/ when linked), its document."""
+
+    path: Path
+    data: bytes
+    document: dict
+
+
+def read_form_file(path: Path) -> tuple[str | None, FormFile]:
+    data = read_file(path)
+    form_id, document = read_form_json(data, source=str(path))
+    return form_id, FormFile(path, data, document)
+
+
+def forms_beside(paths: list[Path], explicit: Mapping[str, FormFile], notes: list[str]) -> dict[str, FormFile]:
     """Camunda Forms by form id: the ``--from`` ones, then ``*.form`` files beside each BPMN."""
     forms = dict(explicit)
     for directory in dict.fromkeys(p.parent for p in paths):
         for candidate in sorted(directory.glob("*.form")):
             try:
-                form_id, document = read_form_json(read_file(candidate), source=str(candidate))
+                form_id, form = read_form_file(candidate)
             except ProjectError as exc:
                 notes.append(f"skipped {exc}")
                 continue
             if form_id:
-                forms.setdefault(form_id, document)
+                forms.setdefault(form_id, form)
     return forms
 
 
-def read_sources(files: list[tuple[str, Path, bytes]], forms: Mapping[str, dict]) -> list[Source]:
+def read_sources(files: list[tuple[str, Path, bytes]], forms: Mapping[str, FormFile]) -> list[Source]:
     """``(name in model/, path, bytes)`` of each BPMN/DMN file -> read sources, in order."""
+    documents = {form_id: form.document for form_id, form in forms.items()}
     sources = []
     for name, path, data in files:
         kind = kind_of(data, source=str(path))
         if kind == "bpmn":
-            sources.append(Source(name, "bpmn", read_bpmn(data, source=name, forms=forms)))
+            sources.append(Source(name, "bpmn", read_bpmn(data, source=name, forms=documents)))
         else:
             sources.append(Source(name, "dmn", read_dmn(data, source=name)))
     return sources

@@ -23,10 +23,9 @@ from rdflib import URIRef
 from seams.errors import ProjectError, SeamsError
 from seams.importer import skeleton
 from seams.importer.build import Source, build_import
-from seams.importer.forms import read_form_json
 from seams.importer.plan import Plan
 from seams.importer.render import render_trig
-from seams.importer.sources import existing_of, forms_beside, read_file, read_sources
+from seams.importer.sources import FormFile, existing_of, forms_beside, read_file, read_form_file, read_sources
 from seams.model.loading import load_model, parse_trig
 from seams.project.config import CONFIG_NAME, GRAPH_ROLES
 from seams.project.layout import load_project
@@ -69,18 +68,18 @@ def _plausible_base(base: str) -> bool:
 # ------------------------------------------------------------------ new project
 
 
-def _read_inputs(paths: list[Path], notes: list[str]) -> tuple[list[tuple[str, Path, bytes]], dict[str, dict]]:
-    """The payload files (name in model/, path, bytes) and the explicitly given forms by id."""
+def _read_inputs(paths: list[Path], notes: list[str]) -> tuple[list[tuple[str, Path, bytes]], dict[str, FormFile]]:
+    """The payload files (name in model/, path, bytes) and the forms by id (given, or beside a BPMN)."""
     payloads: list[tuple[str, Path, bytes]] = []
-    forms: dict[str, dict] = {}
+    forms: dict[str, FormFile] = {}
     for path in paths:
-        data = read_file(path)
         if path.suffix == ".form":
-            form_id, document = read_form_json(data, source=str(path))
+            form_id, form = read_form_file(path)
             if not form_id:
                 raise ProjectError(f"{path}: the form has no id; Camunda Forms link a task by the form's id")
-            forms[form_id] = document
+            forms[form_id] = form
             continue
+        data = read_file(path)
         if any(name == path.name for name, _, _ in payloads):
             raise ProjectError(f"{path}: another --from file is also named {path.name}; "
                                "model/ holds one file per name")
@@ -111,6 +110,7 @@ def _create(target: Path, base: str, paths: list[Path], *, placeholder: bool) ->
         CONFIG_NAME: skeleton.config_text(base).encode("utf-8"),
         MODEL: render_trig(plan, base, graphs).encode("utf-8"),
         **{f"model/{name}": data for name, _, data in payloads},
+        **{f"model/{name}": data for name, data in _linked_forms(sources, forms, payloads).items()},
         "handlers/__init__.py": skeleton.HANDLERS_INIT.encode("utf-8"),
     }
     gitignore = _gitignore(target)
@@ -128,6 +128,23 @@ def _create(target: Path, base: str, paths: list[Path], *, placeholder: bool) ->
     apply(target, {target / rel: data for rel, data in files.items()}, undo_dir=None)
     _report_created(target, base, plan, payloads, files, placeholder=placeholder, imported=bool(paths))
     return 0
+
+
+def _linked_forms(sources: list[Source], forms: dict[str, FormFile],
+                  payloads: list[tuple[str, Path, bytes]]) -> dict[str, bytes]:
+    """The Camunda Forms files a BPMN links, by file name, to copy beside it into model/ (so that
+    ``--update`` finds them there). A name a payload or another form already takes is left out."""
+    taken = {name for name, _, _ in payloads} | {"model.trig"}
+    out: dict[str, bytes] = {}
+    for source in sources:
+        if source.format != "bpmn":
+            continue
+        for form_id in source.spec.linked_forms:  # type: ignore[union-attr]
+            form = forms.get(form_id)
+            if form is not None and form.path.name not in taken:
+                taken.add(form.path.name)
+                out[form.path.name] = form.data
+    return out
 
 
 def _same_bytes(path: Path, data: bytes) -> bool:
@@ -212,6 +229,10 @@ def _report_created(target: Path, base: str, plan: Plan, payloads, files: dict[s
     for name, _, _ in payloads:
         print(f"{'copied' if imported else 'created'} {shown}/model/{name}"
               + (" (byte for byte)" if imported else ": start -> end, with DI; draw your process here"))
+    names = {name for name, _, _ in payloads}
+    for rel in sorted(files):
+        if rel.startswith("model/") and rel.endswith(".form") and rel[len("model/"):] not in names:
+            print(f"copied {shown}/{rel} (byte for byte; the form linked from the BPMN)")
     for rel in sorted(files):
         if rel not in (CONFIG_NAME, MODEL) and not rel.startswith("model/"):
             print(f"created {shown}/{rel}")
@@ -220,13 +241,16 @@ def _report_created(target: Path, base: str, plan: Plan, payloads, files: dict[s
     cd = f"cd {shown} && " if shown != "." else ""
     print("next:")
     if imported:
-        print(f"  {cd}seams check      # lists what to fill in: datatypes, reads and writes, bindings")
-        print("  seams generate                    # once the model is complete: stubs and decisions")
-        print("  pytest -q                         # every gate, as CI runs them")
+        steps = [(f"{cd}seams check", "lists what to fill in: datatypes, reads and writes, bindings"),
+                 ("seams generate", "once the model is complete: stubs and decisions"),
+                 ("pytest -q", "every gate, as CI runs them")]
     else:
-        print(f"  {cd}seams check      # the new model is sound")
-        print("  seams init --update             # after drawing tasks in model/process.bpmn: add them")
-        print("  seams generate && pytest -q     # stubs and gates for what you added")
+        steps = [(f"{cd}seams check", "the new model is sound"),
+                 ("seams init --update", "after drawing tasks in model/process.bpmn: add them"),
+                 ("seams generate && pytest -q", "stubs and gates for what you added")]
+    width = max(len(command) for command, _ in steps) + 2
+    for command, why in steps:
+        print(f"  {command:<{width}}# {why}")
 
 
 def _shown(target: Path) -> str:
@@ -268,6 +292,8 @@ def _update(target: Path, paths: list[Path]) -> int:
     model_rel = project.relative(project.model_path)
     files = {model_rel: new_text.encode("utf-8")}
     for name, _, data in payloads:
+        files[project.relative(model_dir / name)] = data
+    for name, data in _linked_forms(sources, forms, payloads).items():
         files[project.relative(model_dir / name)] = data
     _validate_update(project.root, files)
     record = apply(project.root, {project.root / rel: data for rel, data in files.items()},
