@@ -8,9 +8,10 @@ from a start event), computed with a worklist in time linear in the flows
 times the few rounds a loop needs.
 
 A variable is set by a user task's form fields (``sh:path`` of each
-``sh:property`` of its ``seam:form``), by a task's ``seam:writes`` and by a
-business-rule task's decision outputs (``dec:processVariable``). Sub-processes
-are entered at their start events and left from their end events; a
+``sh:property`` of its ``seam:form``), by a task's ``seam:writes``, by a
+business-rule task's decision outputs (``dec:processVariable``) and by the
+Camunda 7 form of a start event (the variables named like its fields).
+Sub-processes are entered at their start events and left from their end events; a
 boundary event sees what was set before its task ran. A parallel gateway
 joins its branches: after it, what any branch set is set.
 """
@@ -148,6 +149,18 @@ class FlowGraph:
         return before
 
 
+def start_form_fields(element: etree._Element) -> dict[str, set[str]]:
+    """The Camunda 7 form fields (``camunda:formData``) of each start event of a process, by
+    event id: starting the process with that form sets them, though no model element does."""
+    camunda, bpmn = f"{{{V.CAMUNDA_NS}}}", f"{{{V.BPMN_NS}}}"
+    found: dict[str, set[str]] = {}
+    for start in element.iter(f"{bpmn}startEvent"):
+        fields = start.findall(f"{bpmn}extensionElements/{camunda}formData/{camunda}formField")
+        if start.get("id") and fields:
+            found[start.get("id", "")] = {f.get("id", "") for f in fields if f.get("id")}
+    return found
+
+
 def _process_element(model: Model, process: Process) -> etree._Element | None:
     payload = model.payloads.get(process.payload)
     if payload is None or payload.format != "bpmn" or not process.found:
@@ -176,6 +189,11 @@ def upstream_findings(model: Model) -> list[Finding]:
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
         sets = {node: frozenset().union(*(variables_set_by(view, i) for i in found_items))
                 for node, found_items in items.items()}
+        for start, fields in start_form_fields(element).items():
+            named = {v.iri for v in view.variables.values() if v.name in fields}
+            sets[start] = sets.get(start, frozenset()) | named
+            for iri in named:
+                by_name[view.variable_name(iri) or ""].add(iri)
         before = FlowGraph(process, element).must_be_set(sets)
         found.extend(_decision_input_findings(model, process, items, before))
         found.extend(_condition_findings(model, process, by_name, before, sets))
