@@ -205,6 +205,13 @@ def test_camunda8_linked_and_embedded_forms(tmp_path, capsys):
     root = tmp_path / "o"
     code, out, _ = _init(capsys, "--from", str(FIXTURES / "c8_order" / "order-process.bpmn"), str(root))
     assert code == 0 and "copied " + str(root) + "/model/enter-order.form (byte for byte;" in out
+    assert [line for line in out.splitlines() if line.startswith("to do:")] == [
+        "to do: ex:Task_ChargeCard seam:example: examples (given, replies, expect) before seams propose "
+        "payment_service",
+        "to do: ex:Task_ShipWithInsurance seam:example: examples (given, replies, expect), and seam:reads and "
+        "seam:writes, before seams propose ship_with_insurance",
+        "to do: ex:Task_ShipWithoutInsurance seam:example: examples (given, replies, expect), and seam:reads "
+        "and seam:writes, before seams propose ship_without_insurance"]
     form = FIXTURES / "c8_order" / "enter-order.form"
     assert (root / "model" / "enter-order.form").read_bytes() == form.read_bytes()
     again = _init(capsys, "--update", str(root))  # the copied form is found beside the copied BPMN

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rdflib import URIRef
 
+from seams import vocab as V
 from seams.errors import ProjectError, SeamsError
 from seams.importer import skeleton
 from seams.importer.build import Source, build_import
@@ -238,6 +239,8 @@ def _report_created(target: Path, base: str, plan: Plan, payloads, files: dict[s
             print(f"created {shown}/{rel}")
     for note in plan.notes:
         print(f"note: {note}")
+    for line in _service_task_todos(plan, base):
+        print(line)
     cd = f"cd {shown} && " if shown != "." else ""
     print("next:")
     if imported:
@@ -251,6 +254,23 @@ def _report_created(target: Path, base: str, plan: Plan, payloads, files: dict[s
     width = max(len(command) for command, _ in steps) + 2
     for command, why in steps:
         print(f"  {command:<{width}}# {why}")
+
+
+def _service_task_todos(plan: Plan, base: str) -> list[str]:
+    """What no Camunda model says and ``seams check`` does not ask for: a service task's examples
+    (and its reads and writes where the BPMN maps none), which ``seams propose`` needs."""
+    lines = []
+    for subject in plan.subjects:
+        predicates = {p for p, _ in subject.facts}
+        if (V.RDF.type, V.ServiceTask) not in subject.facts:
+            continue
+        missing = [name for name, p in (("seam:reads", V.reads), ("seam:writes", V.writes)) if p not in predicates]
+        handler = next(str(o) for p, o in subject.facts if p == V.handler)
+        local = str(subject.iri)[len(base):] if str(subject.iri).startswith(base) else str(subject.iri)
+        lines.append(f"to do: ex:{local} seam:example: examples (given, replies, expect)"
+                     + (f", and {' and '.join(missing)}," if missing else "")
+                     + f" before seams propose {handler}")
+    return lines
 
 
 def _shown(target: Path) -> str:
