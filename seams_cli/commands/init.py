@@ -27,7 +27,7 @@ from seams.importer.build import Source, build_import
 from seams.importer.plan import Plan
 from seams.importer.render import render_trig
 from seams.importer.sources import FormFile, existing_of, forms_beside, read_file, read_form_file, read_sources
-from seams.model.loading import load_model, parse_trig
+from seams.model.loading import load_model
 from seams.project.config import CONFIG_NAME, GRAPH_ROLES
 from seams.project.layout import load_project
 from seams.project.lock import Lock, lock_bytes
@@ -288,16 +288,17 @@ def _update(target: Path, paths: list[Path]) -> int:
     from seams_edit import Patch, apply, apply_patch, undo_dir
 
     project = load_project(target)
-    trig_text = _read_text(project.model_path)
-    dataset = parse_trig(trig_text.encode("utf-8"), source=project.relative(project.model_path),
-                         base=project.config.base)
+    model = load_model(project)  # the loader keeps every payload path inside the model directory
+    trig_text = _read_text(model.trig_bytes, project.model_path)
+    dataset = model.dataset
     model_dir = project.model_path.parent
     notes: list[str] = []
     given, forms = _read_inputs(paths, notes) if paths else ([], {})
     by_name = {name: (name, path, data) for name, path, data in given}
     payloads = []
-    for rel in sorted(str(o) for o in dataset.objects(None, URIRef("https://w3id.org/seams/seam#path"))):
-        payloads.append(by_name.pop(rel) if rel in by_name else (rel, model_dir / rel, read_file(model_dir / rel)))
+    for payload in sorted(model.payloads.values(), key=lambda p: p.relpath):
+        rel = payload.relpath
+        payloads.append(by_name.pop(rel) if rel in by_name else (rel, payload.path, payload.data))
     payloads.extend(by_name.values())  # new files, in --from order
     if not payloads:
         raise ProjectError(f"{project.relative(project.model_path)}: names no payload; "
@@ -333,9 +334,9 @@ def _update(target: Path, paths: list[Path]) -> int:
     return 0
 
 
-def _read_text(path: Path) -> str:
+def _read_text(data: bytes, path: Path) -> str:
     try:
-        return read_file(path).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ProjectError(f"{path}: not UTF-8 text") from None
 
