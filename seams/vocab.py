@@ -6,6 +6,8 @@ change and a typo is an AttributeError at import rather than a silent miss.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rdflib import Namespace
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
@@ -69,6 +71,35 @@ DI_NS = "http://www.omg.org/spec/DD/20100524/DI"
 DMN_NS = "https://www.omg.org/spec/DMN/20191111/MODEL/"
 DMNDI_NS = "https://www.omg.org/spec/DMN/20191111/DMNDI/"
 DMN_DC_NS = "http://www.omg.org/spec/DMN/20180521/DC/"  # DMN's own DC, not BPMN's DC_NS
+
+
+class DmnNamespaces(NamedTuple):
+    """The XML namespaces of one DMN version; DMN 1.1 has no diagram interchange (None)."""
+
+    version: str
+    model: str
+    dmndi: str | None
+    dc: str | None
+    di: str | None
+
+
+_DMN_DD_1_2 = "http://www.omg.org/spec/DMN/20180521/"
+DMN_VERSIONS = {
+    "1.1": DmnNamespaces("1.1", "http://www.omg.org/spec/DMN/20151101/dmn.xsd", None, None, None),
+    "1.2": DmnNamespaces("1.2", "http://www.omg.org/spec/DMN/20180521/MODEL/",
+                         "http://www.omg.org/spec/DMN/20180521/DMNDI/", _DMN_DD_1_2 + "DC/", _DMN_DD_1_2 + "DI/"),
+    "1.3": DmnNamespaces("1.3", DMN_NS, DMNDI_NS, DMN_DC_NS, _DMN_DD_1_2 + "DI/"),
+    "1.4": DmnNamespaces("1.4", "https://www.omg.org/spec/DMN/20211108/MODEL/", DMNDI_NS, DMN_DC_NS,
+                         _DMN_DD_1_2 + "DI/"),
+    "1.5": DmnNamespaces("1.5", "https://www.omg.org/spec/DMN/20230324/MODEL/",
+                         "https://www.omg.org/spec/DMN/20230324/DMNDI/", DMN_DC_NS, _DMN_DD_1_2 + "DI/"),
+}
+"""Every DMN version seams reads, by version; 1.4 keeps 1.3's DMNDI (its schema imports it)."""
+DMN_DEFAULT_VERSION = "1.3"
+DMN_MODEL_NAMESPACES = {spaces.model: spaces for spaces in DMN_VERSIONS.values()}
+"""The namespaces of a DMN document, by the namespace of its root ``definitions``."""
+DMNDI_NAMESPACES = frozenset(spaces.dmndi for spaces in DMN_VERSIONS.values() if spaces.dmndi)
+
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 CAMUNDA_NS = "http://camunda.org/schema/1.0/bpmn"
 ZEEBE_NS = "http://camunda.org/schema/zeebe/1.0"

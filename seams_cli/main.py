@@ -16,6 +16,7 @@ from seams_cli import errors
 
 # command -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("seams_cli.commands.init", "start a project, or import an existing BPMN/DMN model"),
     "check": ("seams_cli.commands.check", "check the model: shapes, decisions, generation, lock"),
     "generate": ("seams_cli.commands.generate", "run the configured generators and update seams.lock"),
     "propose": ("seams_cli.commands.propose", "draft a handler with the provider; keep it if its tests pass"),

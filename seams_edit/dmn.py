@@ -5,6 +5,11 @@ DMN namespace as the default namespace, a ``decisionTable`` with ``input``s,
 one ``output`` and ``rule``s, and a ``DMNShape`` in the DMNDI diagram so the
 decision shows up when the modeler opens the file. Ids are derived from the
 decision id, so the same suggestion always gives the same bytes.
+
+The edit keeps the file's DMN version (1.1 to 1.5, seams.vocab.DMN_VERSIONS):
+the decision is written in the namespaces of the file's root, and a DMN 1.1
+file, which has no diagram interchange, gets no shape. A new payload is DMN
+1.3 unless the caller asks for the version the project's other DMN files use.
 """
 
 from __future__ import annotations
@@ -15,12 +20,13 @@ from collections.abc import Sequence
 from lxml import etree
 
 from seams.errors import EditError
-from seams.model.payloads import parse_xml
-from seams.vocab import DMN_NS, DMNDI_NS
+from seams.lang.dmn_support import HIT_POLICIES
+from seams.model.payloads import dmn_namespaces, parse_xml
+from seams.vocab import DMN_DEFAULT_VERSION, DMN_NS, DMN_VERSIONS, DMNDI_NS, DmnNamespaces
 from seams_edit.xml import Payload, attribute_text, check_characters, coordinate_text, ensure_namespace, insert_child
 
 DMN_DC_NS = "http://www.omg.org/spec/DMN/20180521/DC/"
-HIT_POLICIES = ("UNIQUE", "FIRST", "PRIORITY", "ANY", "COLLECT", "RULE ORDER", "OUTPUT ORDER")
+BIODI_NS = "http://bpmn.io/schema/dmn/biodi/1.0"  # Camunda Modeler's DMN 1.1 layout
 DECISION_WIDTH, DECISION_HEIGHT = 180, 80  # the size dmn-js gives a decision
 FIRST_POSITION = (160, 100)  # where dmn-js puts the first decision of a new diagram
 GAP = 50
@@ -32,18 +38,22 @@ _DRG_ELEMENTS = {f"{_D}{kind}" for kind in (
 )}
 
 
-def new_dmn_payload(*, definitions_id: str, name: str, namespace: str) -> bytes:
-    """A DMN 1.3 document with no decision yet and an empty DMNDI diagram."""
+def new_dmn_payload(*, definitions_id: str, name: str, namespace: str, version: str = DMN_DEFAULT_VERSION) -> bytes:
+    """A DMN document of ``version`` (1.3 by default) with no decision yet and an empty DMNDI
+    diagram (none for DMN 1.1, which has no DMNDI)."""
     if not _ID.match(definitions_id):
         raise EditError(f"new DMN payload: {definitions_id!r} is not a valid id")
+    if version not in DMN_VERSIONS:
+        raise EditError(f"new DMN payload: unknown DMN version {version!r} (known: {', '.join(DMN_VERSIONS)})")
     check_characters("new DMN payload", definitions_id, [name, namespace])
+    spaces = DMN_VERSIONS[version]
+    diagram = "" if spaces.dmndi is None else "  <dmndi:DMNDI>\n    <dmndi:DMNDiagram />\n  </dmndi:DMNDI>\n"
+    declarations = "" if spaces.dmndi is None else f' xmlns:dmndi="{spaces.dmndi}" xmlns:dc="{spaces.dc}"'
     text = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<definitions xmlns="{DMN_NS}" xmlns:dmndi="{DMNDI_NS}" xmlns:dc="{DMN_DC_NS}" '
+        f'<definitions xmlns="{spaces.model}"{declarations} '
         f'id="{definitions_id}" name="{attribute_text(name)}" namespace="{attribute_text(namespace)}">\n'
-        "  <dmndi:DMNDI>\n"
-        "    <dmndi:DMNDiagram />\n"
-        "  </dmndi:DMNDI>\n"
+        f"{diagram}"
         "</definitions>\n"
     )
     data = text.encode("utf-8")
@@ -69,8 +79,9 @@ def add_decision(
     """
     source = payload.source
     definitions = payload.root
-    if definitions.tag != f"{_D}definitions":
-        raise EditError(f"{source}: not a DMN 1.3 document (root is {definitions.tag})")
+    spaces = dmn_namespaces(definitions)
+    if definitions.tag != f"{{{spaces.model}}}definitions":
+        raise EditError(f"{source}: not a DMN 1.1-1.5 document (root is {definitions.tag})")
     if hit_policy not in HIT_POLICIES:
         raise EditError(f"{source}: {decision_id}: unknown hit policy {hit_policy!r}")
     if not inputs:
@@ -93,12 +104,39 @@ def add_decision(
             problem = "already exists" if new_id in existing else "is not a valid id"
             raise EditError(f"{source}: {decision_id}: id {new_id} {problem}")
 
-    position = _shape_position(payload, decision_id)
-    decisions = list(definitions.iterchildren(f"{_D}decision"))
-    drg = [e for e in definitions if e.tag in _DRG_ELEMENTS]
+    position = _shape_position(payload, decision_id, spaces) if spaces.dmndi is not None else None
+    for element in decision.iter():  # built in DMN 1.3's namespace: into the file's own
+        element.tag = element.tag.replace(_D, f"{{{spaces.model}}}", 1)
+    decisions = list(definitions.iterchildren(f"{{{spaces.model}}}decision"))
+    drg = [e for e in definitions if e.tag.replace(f"{{{spaces.model}}}", _D, 1) in _DRG_ELEMENTS]
     after = decisions[-1] if decisions else (drg[-1] if drg else None)
     insert_child(definitions, decision, definitions.index(after) + 1 if after is not None else 0)
-    _add_shape(payload, decision_id, position)
+    etree.cleanup_namespaces(decision)  # the 1.3 namespace it was built in is no longer used
+    if position is not None:
+        _add_shape(payload, decision_id, position, spaces)
+    else:
+        _add_biodi_bounds(payload, decision, spaces)
+
+
+def _add_biodi_bounds(payload: Payload, decision: etree._Element, spaces: DmnNamespaces) -> None:
+    """DMN 1.1 has no DMNDI: Camunda Modeler 1-3 kept each decision's place in ``biodi:bounds``
+    (which dmn-migrate turns into a DMNShape). A file that does gets them for the new decision
+    too, right of the rightmost; a file without any keeps none."""
+    corners = []
+    for bounds in payload.root.iter(f"{{{BIODI_NS}}}bounds"):
+        try:
+            corners.append((float(bounds.get("x")) + float(bounds.get("width")), float(bounds.get("y"))))
+        except (TypeError, ValueError):
+            raise EditError(f"{payload.source}: {decision.get('id')}: a biodi:bounds has bounds that are not "
+                            "numbers") from None
+    if not corners:
+        return
+    right, top = max(corners, key=lambda corner: corner[0])
+    extension = etree.Element(f"{{{spaces.model}}}extensionElements")
+    insert_child(decision, extension, 0)
+    insert_child(extension, etree.Element(f"{{{BIODI_NS}}}bounds", {
+        "x": coordinate_text(right + GAP), "y": coordinate_text(top),
+        "width": str(DECISION_WIDTH), "height": str(DECISION_HEIGHT)}))
 
 
 def _add_clauses(
@@ -125,8 +163,9 @@ def _text(parent: etree._Element, tag: str, element_id: str, text: str, **attrib
     etree.SubElement(holder, f"{_D}text").text = text
 
 
-def _shape_position(payload: Payload, decision_id: str) -> tuple[float, float]:
+def _shape_position(payload: Payload, decision_id: str, spaces: DmnNamespaces) -> tuple[float, float]:
     """Right of the rightmost shape of the first diagram, or where dmn-js puts a first one."""
+    _DMNDI, _DC = f"{{{spaces.dmndi}}}", f"{{{spaces.dc}}}"  # noqa: N806 - the module's names, per version
     diagram = payload.root.find(f"{_DMNDI}DMNDI/{_DMNDI}DMNDiagram")
     corners = []
     for bounds in diagram.iterfind(f"{_DMNDI}DMNShape/{_DC}Bounds") if diagram is not None else ():
@@ -140,9 +179,11 @@ def _shape_position(payload: Payload, decision_id: str) -> tuple[float, float]:
     return right + GAP, top
 
 
-def _add_shape(payload: Payload, decision_id: str, position: tuple[float, float]) -> None:
-    ensure_namespace(payload, "dmndi", DMNDI_NS)
-    ensure_namespace(payload, "dc", DMN_DC_NS)
+def _add_shape(payload: Payload, decision_id: str, position: tuple[float, float], spaces: DmnNamespaces) -> None:
+    assert spaces.dmndi is not None and spaces.dc is not None
+    _DMNDI, _DC = f"{{{spaces.dmndi}}}", f"{{{spaces.dc}}}"  # noqa: N806 - the module's names, per version
+    ensure_namespace(payload, "dmndi", spaces.dmndi)
+    ensure_namespace(payload, "dc", spaces.dc)
     definitions = payload.root
     dmndi = definitions.find(f"{_DMNDI}DMNDI")
     if dmndi is None:

@@ -127,10 +127,11 @@ CASES = {
         want=[("Rule_Long", "dmn:outputEntry", "1 output entries; expected 2"),
               ("Rule_ShortAnnual", "dmn:outputEntry", "1 output entries; expected 2"),
               ("Rule_ShortOther", "dmn:outputEntry", "1 output entries; expected 2"),
-              ("ex:ApprovalLevel", "dec:output", "has 2 outputs; expected exactly one")]),
+              ("ex:ApprovalLevel", "dec:output", 'output "extra" of the table of "Decision_ApprovalLevel" has no '
+                                                  "dec:output")]),
     "input entry does not parse": dict(
         dmn=[("<text>&gt; 5</text>", "<text>&gt; five</text>")],
-        want=[("Rule_Long", "dmn:inputEntry", "input \"days\": name 'five' (only literals are supported)")]),
+        want=[("Rule_Long", "dmn:inputEntry", "input \"days\": name 'five' is no input of the decision (its inputs: days, leave_type)")]),
     "output entry does not parse": dict(
         dmn=[('<text>"auto"</text>', "<text>auto</text>")],
         want=[("Rule_ShortAnnual", "dmn:outputEntry", "output: name 'auto'")]),
@@ -138,8 +139,19 @@ CASES = {
         dmn=[('<inputEntry id="UnaryTests_2b">\n          <text>-</text>\n        </inputEntry>', "")],
         want=[("Rule_Long", "dmn:inputEntry", "1 input entries; expected 2, one per input")]),
     "unsupported hit policy": dict(
-        dmn=[('hitPolicy="UNIQUE"', 'hitPolicy="RULE ORDER"')],
-        want=[("Decision_ApprovalLevel", "dmn:hitPolicy", 'hit policy "RULE ORDER" is not supported')]),
+        dmn=[('hitPolicy="UNIQUE"', 'hitPolicy="BOTTOM UP"')],
+        want=[("Decision_ApprovalLevel", "dmn:hitPolicy", 'hit policy "BOTTOM UP" is not supported')]),
+    "PRIORITY without outputValues": dict(
+        dmn=[('hitPolicy="UNIQUE"', 'hitPolicy="PRIORITY"')],
+        want=[("Decision_ApprovalLevel", "dmn:outputValues", "no output lists them")]),
+    "an aggregation without COLLECT": dict(
+        dmn=[('hitPolicy="UNIQUE"', 'hitPolicy="FIRST" aggregation="SUM"')],
+        want=[("Decision_ApprovalLevel", "dmn:aggregation", "aggregation SUM needs hit policy COLLECT, not FIRST")]),
+    "an input expression that is no name": dict(
+        dmn=[("<text>days</text>", "<text>days + 1</text>")],
+        want=[("Decision_ApprovalLevel", "dmn:inputExpression", "input 1 'days + 1': expected a FEEL name"),
+              ("ex:ApprovalLevel", "dec:input", 'dec:variable "days" is no input'),
+              ("ex:ApprovalLevel", "dec:input", 'has input "days + 1", but no dec:input')]),
     "overlapping rules in a UNIQUE table": dict(
         dmn=[("<text>&gt; 5</text>", "<text>&gt;= 5</text>")],
         want=[("Decision_ApprovalLevel", "dmn:rule", "rules Rule_Long and Rule_ShortOther overlap"),
@@ -209,7 +221,7 @@ def test_a_decision_without_a_table(tmp_path):
     dmn.write_text(text, encoding="utf-8")
     (finding,) = decision_findings(load_model(load_project(root)))
     assert finding.line() == ('decision ex:ApprovalLevel dec:payloadElement: DMN decision "Decision_ApprovalLevel" '
-                              "has no decisionTable; expected a decision table")
+                              "is a literal-expression decision; out of scope (seams evaluates decision tables)")
 
 
 def test_findings_are_sorted_and_repeatable(tmp_path):

@@ -134,7 +134,8 @@ def test_a_failing_generator_writes_nothing_and_exits_1(tmp_path, generate):
     before = _snapshot(root)
     code, out, err = generate(root)
     assert (code, out) == (1, "")
-    assert err.startswith("seams generate: generator decisions: ex:ApprovalLevel DMN rule Rule_Long input days")
+    assert err.startswith("seams generate: generator decisions: ex:ApprovalLevel dec:payloadElement: DMN Rule_Long "
+                          "dmn:inputEntry: input \"days\": unexpected")
     assert _snapshot(root) == before
 
 

@@ -179,16 +179,19 @@ def test_a_model_without_decisions_gets_no_module(tmp_path):
 
 @pytest.mark.parametrize(("file", "old", "new", "fault"), [
     ("leave.dmn", 'hitPolicy="UNIQUE"', 'hitPolicy="PRIORITY"',
-     r"ex:ApprovalLevel dec:payloadElement: hit policy PRIORITY is not supported"),
+     r"ex:ApprovalLevel dec:payloadElement: DMN Decision_ApprovalLevel dmn:outputValues: hit policy PRIORITY ranks "
+     r"rules by the outputs' outputValues, and no output lists them"),
     ("leave.dmn", 'hitPolicy="UNIQUE"', 'hitPolicy="FIRST" aggregation="SUM"',
-     r"ex:ApprovalLevel dec:payloadElement: aggregation SUM is not supported with hit policy FIRST"),
+     r"ex:ApprovalLevel dec:payloadElement: DMN Decision_ApprovalLevel dmn:aggregation: aggregation SUM needs hit "
+     r"policy COLLECT, not FIRST"),
     ("leave.dmn", "<text>&gt; 5</text>", "<text>&gt; days + 1</text>",
-     r"ex:ApprovalLevel DMN rule Rule_Long input days"),
+     r"ex:ApprovalLevel dec:payloadElement: DMN Rule_Long dmn:inputEntry: input \"days\": unexpected '\+'"),
     ("leave.dmn", '<text>"manager"</text>', "<text>manager</text>",
-     r"ex:ApprovalLevel DMN rule Rule_Long output approval"),
+     r"ex:ApprovalLevel dec:payloadElement: DMN Rule_Long dmn:outputEntry: output: name 'manager'"),
     ("leave.dmn", "<text>days</text>", "<text>int</text>", r"ex:ApprovalLevel dec:input: input int would hide"),
-    ("leave.dmn", "<text>days</text>", "<text>days + 1</text>", r"ex:ApprovalLevel DMN inputExpression of "
-                                                                 r"Decision_ApprovalLevel: 'days \+ 1' is not"),
+    ("leave.dmn", "<text>days</text>", "<text>days + 1</text>", r"ex:ApprovalLevel dec:payloadElement: DMN "
+                                                                 r"Decision_ApprovalLevel dmn:inputExpression: input 1 "
+                                                                 r"'days \+ 1': expected a FEEL name"),
     ("model.trig", 'dec:payloadElement "Decision_ApprovalLevel"', 'dec:payloadElement "Nope"',
      r"ex:ApprovalLevel dec:payloadElement: 'Nope' is no decision in leave.dmn"),
 ])

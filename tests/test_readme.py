@@ -134,4 +134,4 @@ def test_the_project_and_model_options_are_where_the_readme_says():
         importlib.import_module(module).add_arguments(parser)
         options = {option for action in parser._actions for option in action.option_strings}
         assert ("--model" in options) == (name in reading), name
-        assert ("--project" in options) == (name != "new-generator"), name
+        assert ("--project" in options) == (name not in ("new-generator", "init")), name

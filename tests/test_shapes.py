@@ -141,7 +141,7 @@ CASES = {
     "decision output without processVariable": ([(APPROVAL_OUTPUT, 'dec:output [ dec:variable "approval" ] ;')],
                                                 [("ex:ApprovalLevel", "dec:output", '"approval": a decision output needs exactly one dec:processVariable')]),
     "decision without output": ([(APPROVAL_OUTPUT, "")],
-                                [("ex:ApprovalLevel", "dec:output", "a decision needs exactly one dec:output")]),
+                                [("ex:ApprovalLevel", "dec:output", "a decision needs at least one dec:output")]),
     "decision without payload element": ([('dec:payloadElement "Decision_ApprovalLevel" ;', "")],
                                          [("ex:ApprovalLevel", "dec:payloadElement", "the id of its DMN decision")]),
     # forms

@@ -20,19 +20,17 @@ from lxml import etree
 from rdflib import URIRef
 
 from seams import vocab as V
-from seams.checks.flow import KIND, elements_by_id, reason, upstream_findings
-from seams.errors import ExpressionError
+from seams.checks.flow import KIND, elements_by_id, upstream_findings
 from seams.findings import Finding
-from seams.lang.feel import UnaryTests, overlaps, parse_literal, parse_unary_tests
+from seams.lang.dmn_support import Table, read_decision
+from seams.lang.feel import overlaps
 from seams.model.view import Decision, Task
 
 if TYPE_CHECKING:
     from seams.model.loading import Model, PayloadFile
 
-HIT_POLICIES = ("UNIQUE", "FIRST", "PRIORITY", "ANY", "COLLECT")
-_DMN = f"{{{V.DMN_NS}}}"
 _PREFIX = {V.BPMN_NS: "bpmn", V.BPMNDI_NS: "bpmndi", V.DC_NS: "dc", V.DI_NS: "di",
-           V.DMN_NS: "dmn", V.DMNDI_NS: "dmndi"}
+           **{ns: "dmn" for ns in V.DMN_MODEL_NAMESPACES}, **{ns: "dmndi" for ns in V.DMNDI_NAMESPACES}}
 
 
 def decision_findings(model: Model) -> list[Finding]:
@@ -152,7 +150,7 @@ def _business_rule_findings(model: Model, ids: dict) -> Iterable[Finding]:
 def _is_dmn_decision(model: Model, ids: dict, decision: Decision) -> bool:
     payload = model.payloads.get(decision.payload) if decision.payload is not None else None
     return (payload is not None and payload.format == "dmn" and decision.element_id is not None
-            and _resolve(model, ids, decision.payload, decision.element_id, "decision", V.DMN_NS) is None)
+            and _resolve(model, ids, decision.payload, decision.element_id, "decision", payload.dmn.model) is None)
 
 
 def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[Finding]:
@@ -163,89 +161,66 @@ def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[
         yield from _payload_of_format(model, decision.iri, decision.payload, "dmn")
         return
     subject = model.qname(decision.iri)
-    problem = _resolve(model, ids, decision.payload, decision.element_id, "decision", V.DMN_NS)
+    problem = _resolve(model, ids, decision.payload, decision.element_id, "decision", payload.dmn.model)
     if problem:
         yield Finding(KIND, subject, "dec:payloadElement", problem)
         return
-    table = ids[decision.payload][decision.element_id].find(f"{_DMN}decisionTable")
+    element = ids[decision.payload][decision.element_id]
+    extra = [i.variable for i in decision.inputs if i.variable is not None]
+    table, problems = read_decision(element, names=extra)
+    for found in problems:
+        if found.predicate == "dmn:decisionTable":  # the decision itself is out of scope: the model's link is at fault
+            yield Finding(KIND, subject, "dec:payloadElement", found.message)
+        else:
+            yield Finding(KIND, found.subject, found.predicate, found.message)
     if table is None:
-        yield Finding(KIND, subject, "dec:payloadElement",
-                      f'DMN decision "{decision.element_id}" has no decisionTable; expected a decision table')
         return
     yield from _columns_findings(model, decision, table)
-    yield from _table_findings(decision.element_id, table)
+    if table.hit_policy == "UNIQUE":
+        yield from _overlap_findings(table)
 
 
-def _columns_findings(model: Model, decision: Decision, table: etree._Element) -> Iterable[Finding]:
+def _columns_findings(model: Model, decision: Decision, table: Table) -> Iterable[Finding]:
     subject, where = model.qname(decision.iri), f'the table of "{decision.element_id}"'
-    table_inputs = [(i.findtext(f"{_DMN}inputExpression/{_DMN}text") or "").strip()
-                    for i in table.findall(f"{_DMN}input")]
+    table_inputs = list(table.inputs)
     model_inputs = {i.variable for i in decision.inputs if i.variable is not None}
     for name in sorted(set(table_inputs) - model_inputs):
         yield Finding(KIND, subject, "dec:input",
                       f'{where} has input "{name}", but no dec:input has dec:variable "{name}"')
-    for name in sorted(model_inputs - set(table_inputs)):
+    for name in sorted(model_inputs - set(table_inputs) - set(table.extra_names)):
         yield Finding(KIND, subject, "dec:input",
                       f'dec:variable "{name}" is no input of {where} (its inputs: '
                       f"{', '.join(sorted(set(table_inputs))) or 'none'})")
-    outputs = table.findall(f"{_DMN}output")
-    if len(outputs) != 1:
-        yield Finding(KIND, subject, "dec:output",
-                      f"{where} has {len(outputs)} outputs; expected exactly one")
-        return
-    table_output = outputs[0].get("name") or ""
+    names = table.output_names
     for output in decision.outputs:
-        if output.variable is not None and output.variable != table_output:
+        if output.variable is not None and output.variable not in names:
+            shown = f'which is named "{names[0]}"' if len(names) == 1 else \
+                f"whose outputs are {', '.join(repr(n) for n in names)}"
             yield Finding(KIND, subject, "dec:output",
-                          f'dec:variable "{output.variable}" is not the output of {where}, '
-                          f'which is named "{table_output}"')
+                          f'dec:variable "{output.variable}" is not the output of {where}, {shown}')
+    mapped = {o.variable for o in decision.outputs}
+    if len(names) > 1 and decision.outputs:
+        for name in names:
+            if name not in mapped:
+                yield Finding(KIND, subject, "dec:output",
+                              f'output "{name}" of {where} has no dec:output; map each output to a '
+                              "process variable with its own dec:output")
 
 
-def _table_findings(decision_id: str, table: etree._Element) -> Iterable[Finding]:
-    policy = table.get("hitPolicy", "UNIQUE")
-    if policy not in HIT_POLICIES:
-        yield Finding(KIND, decision_id, "dmn:hitPolicy",
-                      f'hit policy "{policy}" is not supported; expected one of {", ".join(HIT_POLICIES)}')
-    columns = [(i.findtext(f"{_DMN}inputExpression/{_DMN}text") or "").strip() or f"#{n}"
-               for n, i in enumerate(table.findall(f"{_DMN}input"), 1)]
-    outputs = len(table.findall(f"{_DMN}output"))
-    rows: list[tuple[str, list[UnaryTests]]] = []
-    for number, rule in enumerate(table.findall(f"{_DMN}rule"), 1):
-        rule_id = rule.get("id") or f"{decision_id} rule {number}"
-        tests, problems = _rule_entries(rule, columns, outputs)
-        for predicate, message in problems:
-            yield Finding(KIND, rule_id, predicate, message)
-        if not problems:
-            rows.append((rule_id, tests))
-    if policy == "UNIQUE":
-        for i, (first_id, first) in enumerate(rows):
-            for second_id, second in rows[i + 1:]:
-                if all(overlaps(a, b) for a, b in zip(first, second)):
-                    yield Finding(KIND, decision_id, "dmn:rule",
-                                  f"rules {first_id} and {second_id} overlap: some input matches both, "
-                                  "which a UNIQUE table forbids; make them disjoint or use hit policy FIRST")
+def _overlap_findings(table: Table) -> Iterable[Finding]:
+    """UNIQUE: no two rules may match one input. Exact over literal entries; a pair that only
+    columns with names could tell apart is not analysed (never reported as an overlap)."""
+    rows = [rule for rule in table.rules if rule.tests or not table.inputs]
+    for i, first in enumerate(rows):
+        for second in rows[i + 1:]:
+            answers = [overlaps(a, b) for a, b in zip(first.tests, second.tests)]
+            if all(answer is True for answer in answers):
+                yield Finding(KIND, table.decision_id, "dmn:rule",
+                              f"rules {first.id} and {second.id} overlap: some input matches both, "
+                              "which a UNIQUE table forbids; make them disjoint or use hit policy FIRST")
 
 
-def _rule_entries(rule: etree._Element, columns: list[str],
-                  outputs: int) -> tuple[list[UnaryTests], list[tuple[str, str]]]:
-    """The parsed input entries of a rule, and its problems as (predicate, message)."""
-    problems: list[tuple[str, str]] = []
-    entries = rule.findall(f"{_DMN}inputEntry")
-    if len(entries) != len(columns):
-        problems.append(("dmn:inputEntry", f"{len(entries)} input entries; expected {len(columns)}, one per input"))
-    tests = []
-    for column, entry in zip(columns, entries):
-        where = f'input "{column}"'
-        try:
-            tests.append(parse_unary_tests((entry.findtext(f"{_DMN}text") or "").strip() or "-", where=where))
-        except ExpressionError as exc:
-            problems.append(("dmn:inputEntry", f"{where}: {reason(exc, where)}"))
-    output_entries = rule.findall(f"{_DMN}outputEntry")
-    if len(output_entries) != outputs:
-        problems.append(("dmn:outputEntry", f"{len(output_entries)} output entries; expected {outputs}"))
-    for entry in output_entries:
-        try:
-            parse_literal((entry.findtext(f"{_DMN}text") or "").strip(), where="output")
-        except ExpressionError as exc:
-            problems.append(("dmn:outputEntry", f"output: {reason(exc, 'output')}"))
-    return tests, problems
+def not_analysed_columns(table: Table) -> list[str]:
+    """The input columns whose entries refer to names, which the UNIQUE analysis cannot decide."""
+    return [column for number, column in enumerate(table.inputs)
+            if any(rule.tests and rule.tests[number].names for rule in table.rules)]

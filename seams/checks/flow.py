@@ -8,10 +8,12 @@ from a start event), computed with a worklist in time linear in the flows
 times the few rounds a loop needs.
 
 A variable is set by a user task's form fields (``sh:path`` of each
-``sh:property`` of its ``seam:form``), by a task's ``seam:writes`` and by a
-business-rule task's decision outputs (``dec:processVariable``). Sub-processes
-are entered at their start events and left from their end events; a
-boundary event sees what was set before its task ran.
+``sh:property`` of its ``seam:form``), by a task's ``seam:writes``, by a
+business-rule task's decision outputs (``dec:processVariable``) and by the
+Camunda 7 form of a start event (the variables named like its fields).
+Sub-processes are entered at their start events and left from their end events; a
+boundary event sees what was set before its task ran. A parallel gateway
+joins its branches: after it, what any branch set is set.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ class FlowGraph:
         self.preds: dict[str, list[str]] = defaultdict(list)
         self.starts: set[str] = set()
         self.nodes: set[str] = set(process.nodes)
+        # a parallel join waits for every incoming branch: what any of them set is set after it
+        self.joins: set[str] = {n.id for n in process.nodes.values() if n.kind == "parallelGateway"}
         bpmn = f"{{{V.BPMN_NS}}}"
         exits: dict[str, str] = {}
         for sub in element.iter(f"{bpmn}subProcess"):
@@ -133,7 +137,8 @@ class FlowGraph:
                 here: frozenset[URIRef] = frozenset()
             else:
                 reached = [after[p] for p in self.preds[node] if p in after]
-                here = frozenset.intersection(*reached)
+                merge = frozenset.union if node in self.joins else frozenset.intersection
+                here = merge(*reached)
             before[node] = here
             out = here | sets.get(node, frozenset())
             if after.get(node) != out:
@@ -143,6 +148,18 @@ class FlowGraph:
                         queued.add(succ)
                         queue.append(succ)
         return before
+
+
+def start_form_fields(element: etree._Element) -> dict[str, set[str]]:
+    """The Camunda 7 form fields (``camunda:formData``) of each start event of a process, by
+    event id: starting the process with that form sets them, though no model element does."""
+    camunda, bpmn = f"{{{V.CAMUNDA_NS}}}", f"{{{V.BPMN_NS}}}"
+    found: dict[str, set[str]] = {}
+    for start in element.iter(f"{bpmn}startEvent"):
+        fields = start.findall(f"{bpmn}extensionElements/{camunda}formData/{camunda}formField")
+        if start.get("id") and fields:
+            found[start.get("id", "")] = {f.get("id", "") for f in fields if f.get("id")}
+    return found
 
 
 def _process_element(model: Model, process: Process) -> etree._Element | None:
@@ -174,6 +191,11 @@ def upstream_findings(model: Model) -> list[Finding]:
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
         sets = {node: frozenset().union(*(variables_set_by(view, i) for i in found_items))
                 for node, found_items in items.items()}
+        for start, fields in start_form_fields(element).items():
+            named = {v.iri for v in view.variables.values() if v.name in fields}
+            sets[start] = sets.get(start, frozenset()) | named
+            for iri in named:
+                by_name[view.variable_name(iri) or ""].add(iri)
         before = FlowGraph(process, element).must_be_set(sets)
         found.extend(_decision_input_findings(model, process, items, before))
         found.extend(_condition_findings(model, process, by_name, before, sets))
@@ -213,6 +235,13 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
             continue
         for name in sorted(condition.names):
             if name not in by_name:
+                declared = _declared(model, name)
+                if declared is not None:  # declared, but no element of the process sets or reads it yet
+                    yield Finding(KIND, flow.id, CONDITION,
+                                  f'reads "{name}" ({model.qname(declared)}), which no task of '
+                                  f"{model.qname(process.iri)} sets yet; expected it in the seam:writes "
+                                  "or the form of the task that sets it")
+                    continue
                 known = ", ".join(sorted(by_name)) or "none"
                 yield Finding(KIND, flow.id, CONDITION,
                               f'names "{name}", which is no variable of {model.qname(process.iri)} '
@@ -224,6 +253,12 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
                                   f'reads "{name}", which is not set on every path from the start of '
                                   f"{model.qname(process.iri)} to {flow.source}; expected a form field, "
                                   "seam:writes or decision output that sets it earlier")
+
+
+def _declared(model: Model, name: str) -> URIRef | None:
+    """The first (by IRI) seam:Variable named ``name`` anywhere in the model, if any."""
+    found = sorted(v.iri for v in model.view.variables.values() if v.name == name)
+    return found[0] if found else None
 
 
 def reason(exc: ExpressionError, where: str) -> str:

@@ -1,11 +1,13 @@
 """Built-in generator ``decisions``: every DMN decision as a plain Python function.
 
 The function takes the table's inputs (in column order, named by their
-input expressions) and evaluates the rules as DMN 1.3 defines the hit
-policy: UNIQUE (no match gives None, more than one is a DecisionError),
-FIRST, ANY (matches must agree), RULE ORDER and COLLECT (with SUM, MIN, MAX,
-COUNT). PRIORITY and OUTPUT ORDER need output priorities seams does not
-model yet, so they are a GeneratorError. Entry tests come from
+variables ``dec:input`` maps the input expressions to, or by the
+expressions themselves when they are identifiers) and evaluates the rules as DMN defines the
+hit policy: UNIQUE (no match gives None, more than one is a DecisionError),
+FIRST, PRIORITY and OUTPUT ORDER (ranked by the outputs' ``outputValues``),
+ANY (matches must agree), RULE ORDER and COLLECT (with SUM, MIN, MAX,
+COUNT). What it accepts is exactly what ``seams check`` accepts: both read
+the decision with seams.lang.dmn_support. Entry tests come from
 ``seams.lang.feel`` (``UnaryTests.to_python``), so the generated module agrees
 with the checks on every value and needs only the standard library.
 """
@@ -14,14 +16,15 @@ from __future__ import annotations
 
 import ast
 import builtins
+import keyword
 import re
 from typing import TYPE_CHECKING
 
-from seams.errors import ExpressionError, GeneratorError
-from seams.generators.dmn_table import Rule, Table, find_decision, read_table
+from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
-from seams.generators.pysource import docstring, require_identifier, snake_name
-from seams.lang.feel import parse_literal, parse_unary_tests
+from seams.generators.pysource import docstring, snake_name
+from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, find_decision, read_decision
+from seams.lang.feel_runtime import runtime_source
 from seams.lang.values import render_literal
 
 if TYPE_CHECKING:
@@ -29,11 +32,11 @@ if TYPE_CHECKING:
     from seams.model.view import Decision
 
 MODULE = "decisions.py"
-POLICIES = ("UNIQUE", "FIRST", "ANY", "RULE ORDER", "COLLECT")
-AGGREGATIONS = ("SUM", "MIN", "MAX", "COUNT")
-
 # names the function bodies and the module use; an input named like one would shadow it
-_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "_matched", "_unique", "_any", "_collect"})
+_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "datetime", "time", "timedelta", "timezone",
+                           "_matched", "_unique", "_any", "_collect", "_priority", "_output_order",
+                           "_feel_kind", "_feel_member", "_feel_compare", "_feel_test", "_FEEL_ORDERED"})
+_DATETIME_NAMES = ("date", "datetime", "time", "timedelta", "timezone")
 _PLACEHOLDER = "_seams_input"
 _UNSAFE_COMMENT = re.compile(r"[^\S ]|[\x00-\x1f\x7f]")
 
@@ -58,9 +61,15 @@ _HELPERS = {
         return outputs
     if aggregation == "COUNT":
         return len(outputs)
-    if not outputs:
-        return None
+    if not outputs or any(output is None for output in outputs):
+        return None  # as FEEL's sum, min and max: no value, or a null among them, gives null
     return {"SUM": sum, "MIN": min, "MAX": max}[aggregation](outputs)''',
+    "_priority": '''def _priority(matched):
+    """PRIORITY: the output of the matching rule ranked first by the outputValues; None when none matches."""
+    return min(matched, key=lambda match: match[0])[1] if matched else None''',
+    "_output_order": '''def _output_order(matched):
+    """OUTPUT ORDER: every matching output, ranked by the outputValues (rule order among equals)."""
+    return [output for _, output in sorted(matched, key=lambda match: match[0])]''',
 }
 
 
@@ -85,7 +94,7 @@ def decisions_source(model: Model) -> str | None:
             name += "_"  # a decision called "Type" must not hide type() from the tests
         if name in functions:
             raise GeneratorError(f"{subject} rdfs:label: function name {name} is already taken in {MODULE}")
-        functions[name] = _function(name, table, decision, subject, helpers)
+        functions[name] = _function(model, name, table, decision, subject, helpers)
     if not functions:
         return None
     header = (
@@ -95,12 +104,18 @@ def decisions_source(model: Model) -> str | None:
         "only the standard library."
     )
     exported = ", ".join(f'"{n}"' for n in ["DecisionError", *sorted(functions)])
+    body = [
+        'class DecisionError(ValueError):\n    """A decision table broke its hit policy for the given inputs."""',
+        *([runtime_source()] if "_feel_test" in helpers else []),
+        *(_HELPERS[h] for h in sorted(helpers - {"_feel_test"})),
+        *(functions[n] for n in sorted(functions)),
+    ]
+    used = {node.id for node in ast.walk(ast.parse("\n\n".join(body))) if isinstance(node, ast.Name)}
+    datetime_names = ", ".join(["date", *(n for n in _DATETIME_NAMES[1:] if n in used)])
     parts = [
         f"{docstring(header)}\n\nfrom __future__ import annotations\n\n"
-        f"from datetime import date\nfrom decimal import Decimal\n\n__all__ = [{exported}]",
-        'class DecisionError(ValueError):\n    """A decision table broke its hit policy for the given inputs."""',
-        *(_HELPERS[h] for h in sorted(helpers)),
-        *(functions[n] for n in sorted(functions)),
+        f"from datetime import {datetime_names}\nfrom decimal import Decimal\n\n__all__ = [{exported}]",
+        *body,
     ]
     return "\n\n\n".join(parts) + "\n"
 
@@ -109,34 +124,56 @@ def _table_of(model: Model, decision: Decision, subject: str) -> Table:
     payload = model.payload_for(decision.iri)
     if payload is None or payload.format != "dmn":
         raise GeneratorError(f"{subject} seam:payload: no DMN payload")
-    element = find_decision(payload.tree, decision.element_id or "")
+    element = find_decision(payload.tree.getroot(), decision.element_id or "", payload.dmn.model)
     if element is None:
         raise GeneratorError(
             f"{subject} dec:payloadElement: {decision.element_id!r} is no decision in {payload.relpath}")
-    table = read_table(element, subject=subject)
-    if table.hit_policy not in POLICIES:
-        raise GeneratorError(f"{subject} dec:payloadElement: hit policy {table.hit_policy} is not supported "
-                             f"(supported: {', '.join(POLICIES)})")
-    if table.aggregation is not None and (table.hit_policy != "COLLECT" or table.aggregation not in AGGREGATIONS):
-        raise GeneratorError(f"{subject} dec:payloadElement: aggregation {table.aggregation} is not supported "
-                             f"with hit policy {table.hit_policy}")
+    table, problems = read_decision(element, names=[i.variable for i in decision.inputs if i.variable])
+    if problems or table is None:
+        first = problems[0]
+        raise GeneratorError(f"{subject} dec:payloadElement: DMN {first.subject} {first.predicate}: {first.message}")
     return table
 
 
-def _function(name: str, table: Table, decision: Decision, subject: str, helpers: set[str]) -> str:
-    params = [require_identifier(text, subject=subject, predicate=f"DMN inputExpression of {table.decision_id}")
-              for text in table.inputs]
-    if len(set(params)) != len(params):
+def _parameters(model: Model, table: Table, decision: Decision, subject: str) -> dict[str, str]:
+    """The Python parameter of each input the table uses (its columns, then the other names its
+    entries use): the seam:name of the variable its dec:input reads, else the input expression
+    itself when it is an identifier."""
+    mapped = {i.variable: model.view.variable_name(i.from_path) for i in decision.inputs
+              if i.variable is not None and i.from_path is not None}
+    params: dict[str, str] = {}
+    for text in (*table.inputs, *table.extra_names):
+        if text in params:
+            continue
+        name = mapped.get(text) or (text if text.isidentifier() and not keyword.iskeyword(text) else None)
+        if name is None or not name.isidentifier() or keyword.iskeyword(name):
+            raise GeneratorError(f"{subject} dec:input: DMN input {text!r} of {table.decision_id} is no Python "
+                                 "identifier; map it with a dec:input (dec:variable, dec:fromPath) to a variable "
+                                 "whose seam:name is one")
+        params[text] = name
+    if len(set(params.values())) != len(params):
         raise GeneratorError(f"{subject} dec:input: DMN decision {table.decision_id} names an input twice")
-    conditions = [_condition(rule, params, subject) for rule in table.rules]
-    outputs = [_output(rule, table, subject) for rule in table.rules]
-    _refuse_shadowing(params, table.rules, subject)
+    return params
+
+
+def _function(model: Model, name: str, table: Table, decision: Decision, subject: str, helpers: set[str]) -> str:
+    scope = _parameters(model, table, decision, subject)
+    params = list(dict.fromkeys(scope.values()))
+    column_params = [scope[text] for text in table.inputs]
+    conditions = [_condition(rule, column_params, scope, helpers) for rule in table.rules]
+    outputs = [_output(rule, table) for rule in table.rules]
+    _refuse_shadowing(params, table.rules, scope, subject)
 
     title = decision.label or table.name or table.decision_id
-    returns = ", ".join(table.outputs)
+    returns = ", ".join(table.output_names)
     doc = (f"{title}: {subject}, DMN decision {table.decision_id}, hit policy {table.hit_policy}"
            f"{' ' + table.aggregation if table.aggregation else ''}.\n\n"
            f"Returns {returns}{' (a dict)' if len(table.outputs) > 1 else ''}; {_POLICY_TEXT[table.hit_policy]}")
+    unanalysed = [text for number, text in enumerate(table.inputs)
+                  if any(rule.tests[number].names for rule in table.rules if rule.tests)]
+    if table.hit_policy == "UNIQUE" and unanalysed:
+        doc += (f"\nUNIQUE overlaps not analysed for input(s) {', '.join(unanalysed)} (their entries use names);"
+                "\ntwo matching rules raise DecisionError here.")
     lines = [f"def {name}({', '.join(params)}):", f"    {docstring(doc, '    ')}"]
     if table.hit_policy == "FIRST":
         for rule, condition, output in zip(table.rules, conditions, outputs):
@@ -144,11 +181,16 @@ def _function(name: str, table: Table, decision: Decision, subject: str, helpers
         lines.append("    return None")
         return "\n".join(lines)
     lines.append("    _matched = []")
+    ranked = table.hit_policy in RANKED_POLICIES
     for rule, condition, output in zip(table.rules, conditions, outputs):
-        lines += [f"    if {condition}:{_comment(rule)}", f"        _matched.append(({rule.id!r}, {output}))"]
+        key = repr(table.rank(rule)) if ranked else repr(rule.id)
+        lines += [f"    if {condition}:{_comment(rule)}", f"        _matched.append(({key}, {output}))"]
     if table.hit_policy in ("UNIQUE", "ANY"):
         helper = "_unique" if table.hit_policy == "UNIQUE" else "_any"
         lines.append(f"    return {helper}({title!r}, _matched)")
+    elif ranked:
+        helper = "_priority" if table.hit_policy == "PRIORITY" else "_output_order"
+        lines.append(f"    return {helper}(_matched)")
     else:
         helper = "_collect"
         lines.append(f"    return _collect(_matched, {table.aggregation!r})")
@@ -163,34 +205,28 @@ _POLICY_TEXT = {
     "RULE ORDER": "a list of every matching rule's output, in rule order.",
     "COLLECT": ("every matching rule's output (a list), or their aggregate\n"
                 "(COUNT 0 and others None when none matches)."),
+    "PRIORITY": "the matching rule whose output ranks first in the\noutputValues wins, None when none matches.",
+    "OUTPUT ORDER": "a list of every matching rule's output, ranked by the\noutputValues.",
 }
 
 
-def _condition(rule: Rule, params: list[str], subject: str) -> str:
+def _condition(rule: Rule, params: list[str], scope: dict[str, str], helpers: set[str]) -> str:
     tests = []
-    for param, text in zip(params, rule.inputs):
-        try:
-            entry = parse_unary_tests(text, where=f"{subject} DMN rule {rule.id} input {param}")
-        except ExpressionError as exc:
-            raise GeneratorError(str(exc)) from None
+    for param, entry in zip(params, rule.tests):
         if not entry.is_any:
-            tests.append(_operand(entry.to_python(param)))
+            if entry.names:
+                helpers.add("_feel_test")
+            tests.append(_operand(entry.to_python(param, scope)))
     if len(tests) > 1:  # one test per line reads like the table's row
         return "(\n        " + "\n        and ".join(tests) + "\n    )"
     return tests[0] if tests else "True"
 
 
-def _output(rule: Rule, table: Table, subject: str) -> str:
-    values = []
-    for name, text in zip(table.outputs, rule.outputs):
-        try:
-            value = parse_literal(text, where=f"{subject} DMN rule {rule.id} output {name}") if text else None
-        except ExpressionError as exc:
-            raise GeneratorError(str(exc)) from None
-        values.append(render_literal(value))
+def _output(rule: Rule, table: Table) -> str:
+    values = [render_literal(value) for value in rule.results]
     if len(values) == 1:
         return values[0]
-    return "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(table.outputs, values)) + "}"
+    return "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(table.output_names, values)) + "}"
 
 
 def _operand(expression: str) -> str:
@@ -213,13 +249,14 @@ def _enclosed(expression: str) -> bool:
     return True
 
 
-def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], subject: str) -> None:
+def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], scope: dict[str, str], subject: str) -> None:
     """An input named like a name the tests or the module need (``int``, ``date``, ...)
     would change what they mean inside the function, so it is refused."""
     needed = set(_MODULE_NAMES)
+    placeholders = {text: _PLACEHOLDER for text in scope}
     for rule in rules:
-        for text in rule.inputs:
-            test = parse_unary_tests(text, where=subject).to_python(_PLACEHOLDER)
+        for entry in rule.tests:
+            test = entry.to_python(_PLACEHOLDER, placeholders)
             needed |= {node.id for node in ast.walk(ast.parse(test, mode="eval"))
                        if isinstance(node, ast.Name) and node.id != _PLACEHOLDER}
     for param in params:

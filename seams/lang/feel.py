@@ -6,8 +6,14 @@ Input entries are simple unary tests: ``-`` (any), comparisons ``< 100``,
 of those, or ``not(...)`` around such a list. Output entries are literals:
 numbers (int, or Decimal when written with a point), strings with the ``\\"``
 and ``\\\\`` escapes, ``true``/``false``, ``date("YYYY-MM-DD")`` and ``null``.
-Names, other functions and arithmetic are not supported: the entry is an
-ExpressionError naming its cell.
+Beyond those, DMN 1.3's full simple-unary-test grammar: FEEL string escapes
+(``\\n``, ``\\t``, ``\\u00e9`` ...), ``time("10:30:00")``, ``date and
+time("2024-01-01T10:30:00+01:00")`` and days-and-time ``duration("P1DT2H")``
+literals, compared and ranged like dates, ``= x`` for equality, and names or
+dotted paths (``< limit``, ``[min..max]``, ``Applicant.Age``) as operands and
+interval ends, resolved against the decision's inputs when the table is
+evaluated. Other functions and arithmetic are not supported: the entry is
+an ExpressionError naming its cell.
 
 Matching follows FEEL's three-valued logic. A test against a value of another
 kind (seams.lang.values) is *null* rather than false, as ``5 < "a"`` is null in
@@ -22,14 +28,18 @@ matches everything, None included.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from seams.lang.feel_parse import EqualTest, Test, parse_entry, parse_literal
+from seams.errors import ExpressionError
+from seams.lang.feel_parse import EqualTest, Name, Test, parse_entry, parse_literal, test_names
+from seams.lang.feel_runtime import _feel_member, _feel_test
 from seams.lang.feel_samples import samples_for
 from seams.lang.feel_sets import ValueSet
-from seams.lang.values import KINDS, NULL, kind_of
+from seams.lang.values import FEEL_KINDS, NULL, feel_kind_of, render_literal
+
+KINDS = FEEL_KINDS
 
 __all__ = ["UnaryTests", "overlaps", "parse_literal", "parse_unary_tests", "sample_values"]
 
@@ -52,10 +62,20 @@ class UnaryTests:
     def is_any(self) -> bool:
         return not self.tests
 
-    def matches(self, value: object) -> bool:
+    @cached_property
+    def names(self) -> tuple[Name, ...]:
+        """The names and paths the entry refers to; an entry with names has no fixed value set."""
+        return tuple(name for test in self.tests for name in test_names(test))
+
+    def matches(self, value: object, env: Mapping[str, object] | None = None) -> bool:
+        """Whether ``value`` matches; ``env`` gives the values of the names the entry uses
+        (by name, as `resolve_name` finds them; a name it lacks is an ExpressionError)."""
         if self.is_any:
             return True
-        kind = kind_of(value)
+        if self.names:
+            resolved = {name: _resolved_value(name, env or {}) for name in self.names}
+            return _feel_test(value, self.negated, _runtime_tests(self.tests, lambda n: resolved[n]))
+        kind = feel_kind_of(value)
         results = [_test_result(test, value, kind) for test in self.tests]
         result = True if True in results else (None if None in results else False)
         if self.negated and result is not None:
@@ -71,6 +91,8 @@ class UnaryTests:
         """Computed once: a UNIQUE check intersects each entry with every other rule's."""
         if self.is_any:
             return ValueSet.of_kinds(KINDS)
+        if self.names:
+            raise ValueError(f"entry {self.text!r} refers to names: its value set is not known before evaluation")
         true, unknown = ValueSet.empty(), ValueSet.empty()
         for test in self.tests:
             test_true, test_unknown = _test_sets(test)
@@ -78,23 +100,86 @@ class UnaryTests:
         unknown = unknown.difference(true)
         return true.union(unknown).complement() if self.negated else true
 
-    def to_python(self, var: str) -> str:
+    def to_python(self, var: str, names: Mapping[str, str] | None = None) -> str:
         """A Python expression over `var` that is true exactly when `matches` is.
 
-        Rendered from the value set, so it is canonical for the set and uses
-        only builtins, ``Decimal`` and ``date``.
+        Without names it is rendered from the value set, so it is canonical
+        for the set and uses only builtins, ``Decimal`` and the ``datetime``
+        types. With names it calls ``_feel_test`` (seams.lang.feel_runtime),
+        each name rendered from ``names``: its Python expression by name
+        (see `resolve_name`).
         """
-        return self.value_set().to_python(var)
+        if not self.names or self.is_any:
+            return self.value_set().to_python(var)
+
+        def rendered(name: Name) -> str:
+            head, members = resolve_name(name, names or {})
+            expression = (names or {})[head]
+            return f"_feel_member({expression}, {members!r})" if members else expression
+
+        tests = [_source_tuple(t) for t in _runtime_tests(self.tests, rendered, literal=render_literal)]
+        return f"_feel_test({var}, {self.negated!r}, ({''.join(f'{t}, ' for t in tests)}))"
 
 
-def overlaps(a: UnaryTests, b: UnaryTests) -> bool:
-    """True iff some value matches both entries (exact, not sampled)."""
+def resolve_name(name: Name, scope: Iterable[str]) -> tuple[str, tuple[str, ...]]:
+    """The longest leading part of a dotted name that is in ``scope`` and the members after it.
+
+    ``Applicant.Monthly Income`` with ``Applicant`` in scope is
+    (``Applicant``, (``Monthly Income``,)); a name with no part in scope is
+    a KeyError naming it."""
+    known = set(scope)
+    for cut in range(len(name.parts), 0, -1):
+        head = ".".join(name.parts[:cut])
+        if head in known:
+            return head, name.parts[cut:]
+    raise KeyError(name.text)
+
+
+def _resolved_value(name: Name, env: Mapping[str, object]) -> object:
+    try:
+        head, members = resolve_name(name, env)
+    except KeyError:
+        raise ExpressionError(f"name {name.text!r} is no input of the decision") from None
+    return _feel_member(env[head], members)
+
+
+def _runtime_tests(tests: Iterable[Test], operand, literal=lambda value: value) -> list:
+    """The tests as ``_feel_test`` takes them; ``operand`` renders a Name, ``literal`` a literal."""
+    def end(value: object):
+        return operand(value) if isinstance(value, Name) else literal(value)
+
+    out: list[tuple] = []
+    for test in tests:
+        if isinstance(test, EqualTest):
+            out.append(("=", end(test.value)))
+            continue
+        interval = test.interval
+        if interval.lo is None:
+            out.append(("<=" if interval.hi_closed else "<", end(interval.hi)))
+        elif interval.hi is None:
+            out.append((">=" if interval.lo_closed else ">", end(interval.lo)))
+        else:
+            out.append(("..", end(interval.lo), interval.lo_closed, end(interval.hi), interval.hi_closed))
+    return out
+
+
+def _source_tuple(test: tuple) -> str:
+    """A test tuple whose operands are already Python source, as source."""
+    parts = [repr(test[0]), *(repr(p) if isinstance(p, bool) else str(p) for p in test[1:])]
+    return "(" + ", ".join(parts) + ")"
+
+
+def overlaps(a: UnaryTests, b: UnaryTests) -> bool | None:
+    """True iff some value matches both entries (exact, not sampled); None when either
+    entry refers to names, whose values are not known before evaluation (not analysed)."""
+    if (a.names and not a.is_any) or (b.names and not b.is_any):
+        return None
     return a.value_set().overlaps(b.value_set())
 
 
 def _test_result(test: Test, value: object, kind: str) -> bool | None:
     if isinstance(test, EqualTest):
-        literal_kind = kind_of(test.value)
+        literal_kind = feel_kind_of(test.value)
         if NULL in (literal_kind, kind):
             return literal_kind == kind
         return value == test.value if kind == literal_kind else None
@@ -104,10 +189,11 @@ def _test_result(test: Test, value: object, kind: str) -> bool | None:
 def _test_sets(test: Test) -> tuple[ValueSet, ValueSet]:
     """The values for which `test` is true, and those for which it is null."""
     if isinstance(test, EqualTest):
-        kind = kind_of(test.value)
+        kind = feel_kind_of(test.value)
         if kind == NULL:
             return ValueSet.point(None, NULL), ValueSet.empty()
         return ValueSet.point(test.value, kind), ValueSet.of_kinds(k for k in KINDS if k not in (kind, NULL))
+    assert test.kind is not None, "a test with names has no value set"
     return ValueSet.interval(test.kind, test.interval), ValueSet.of_kinds(k for k in KINDS if k != test.kind)
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, timedelta
 from decimal import Context, Decimal, localcontext
 from typing import Any
 
-from seams.lang.feel_parse import MAX_LENGTH, EqualTest, Test
-from seams.lang.values import BOOLEAN, DATE, NULL, NUMBER, STRING, kind_of
+from seams.lang.feel_parse import MAX_LENGTH, EqualTest, Name, Test
+from seams.lang.values import BOOLEAN, DATE, NULL, NUMBER, STRING, TEMPORAL_KINDS, feel_kind_of
 
 _EXACT = Context(prec=4 * MAX_LENGTH)
 """Enough digits that e ± 1 and midpoints of any literal a cell can hold are exact."""
@@ -23,23 +23,27 @@ Number = int | Decimal
 
 def samples_for(tests: Iterable[Test]) -> list[object]:
     """Samples for a flat list of positive tests, in a fixed order of kinds."""
-    found: dict[str, list[Any]] = {NUMBER: [], STRING: [], DATE: [], BOOLEAN: [], NULL: []}
+    found: dict[str, list[Any]] = {kind: [] for kind in (NUMBER, STRING, DATE, *TEMPORAL_KINDS, BOOLEAN, NULL)}
     strings_ordered = False
-    for test in tests:
+    for test in tests:  # a name's value is unknown here: it gives no sample
         if isinstance(test, EqualTest):
-            found[kind_of(test.value)].append(test.value)
+            if not isinstance(test.value, Name):
+                found[feel_kind_of(test.value)].append(test.value)
             continue
         strings_ordered = strings_ordered or test.kind == STRING
         for end in (test.interval.lo, test.interval.hi):
-            if end is not None:
-                found[test.kind].append(end)
+            if end is not None and not isinstance(end, Name):
+                found[feel_kind_of(end)].append(end)
     samples: list[object] = []
-    samples += _number_samples(found[NUMBER])
-    samples += _string_samples(found[STRING], strings_ordered)
-    samples += _date_samples(found[DATE])
-    samples += [False, True] if found[BOOLEAN] else []
-    samples += [None] if found[NULL] else []
-    return samples
+    return (
+        samples
+        + _number_samples(found[NUMBER])
+        + _string_samples(found[STRING], strings_ordered)
+        + _date_samples(found[DATE])
+        + [value for kind in TEMPORAL_KINDS for value in _stepped_samples(found[kind])]
+        + ([False, True] if found[BOOLEAN] else [])
+        + ([None] if found[NULL] else [])
+    )
 
 
 def _exponent(number: Decimal) -> int:
@@ -88,3 +92,30 @@ def _date_samples(days: list[date]) -> list[date]:
         if 1 <= ordinal <= date.max.toordinal()
     }
     return [date.fromordinal(ordinal) for ordinal in sorted(ordinals)]
+
+
+def _stepped_samples(ends: list) -> list:
+    """Each time, date-time or duration and the microsecond before and after it (where Python has one)."""
+    step = timedelta(microseconds=1)
+    samples: dict = {}
+    for end in ends:
+        for value in (end, *_neighbours(end, step)):
+            samples.setdefault(value, value)
+    return sorted(samples.values())
+
+
+def _neighbours(value, step: timedelta) -> list:
+    from datetime import datetime, time
+
+    found = []
+    for delta in (-step, step):
+        try:
+            if type(value) is time:
+                moved = datetime.combine(date(2000, 1, 1), value) + delta
+                if moved.date() == date(2000, 1, 1):
+                    found.append(moved.timetz())
+            else:
+                found.append(value + delta)
+        except OverflowError:
+            continue
+    return found

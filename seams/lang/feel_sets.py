@@ -5,7 +5,8 @@ could miss a gap as thin as one point (``< 5`` against ``>= 5``), so entries
 are turned into exact sets and intersected. A `ValueSet` has one part per
 value kind (seams.lang.values): numbers, strings and dates are unions of
 intervals with open or closed ends; booleans, null and "other" are finite
-sets. Endpoints keep their literal types (int, Decimal, str, date): Python
+sets; times, date-times and durations are intervals too, counted in
+whole microseconds as Python stores them. Endpoints keep their literal types (int, Decimal, str, date): Python
 compares int and Decimal exactly, so no rounding enters.
 
 Intervals are merged and cut with the rules of a dense order. Two orders are
@@ -18,14 +19,53 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from seams.lang.values import BOOLEAN, DATE, KINDS, NULL, NUMBER, OTHER, STRING, kind_guard, render_literal
+from seams.lang.values import (
+    BOOLEAN,
+    DATE,
+    DATE_TIME,
+    DURATION,
+    FEEL_KINDS,
+    FEEL_ORDERED_KINDS,
+    NULL,
+    OTHER,
+    STRING,
+    TIME,
+    ZONED_DATE_TIME,
+    ZONED_TIME,
+    kind_guard,
+    render_literal,
+)
 
-INTERVAL_KINDS = (NUMBER, STRING, DATE)
+KINDS = FEEL_KINDS
+INTERVAL_KINDS = FEEL_ORDERED_KINDS
 _UNIVERSES = {BOOLEAN: frozenset({False, True}), NULL: frozenset({None}), OTHER: frozenset({OTHER})}
 _LAST_DAY = date.max.toordinal()
+_MICROSECOND = timedelta(microseconds=1)
+_EPOCH = datetime(1970, 1, 1)
+_STEPPED_BOUNDS = {  # first and last step of each kind counted in microseconds; None: unbounded here
+    TIME: (0, 86_400_000_000 - 1),
+    DATE_TIME: ((datetime.min - _EPOCH) // _MICROSECOND, (datetime.max - _EPOCH) // _MICROSECOND),
+    DURATION: (timedelta.min // _MICROSECOND, timedelta.max // _MICROSECOND),
+    ZONED_TIME: (None, None),
+    ZONED_DATE_TIME: (None, None),
+}
+
+
+def _microseconds(kind: str, value: object) -> int:
+    """A value of a stepped kind as a whole number of microseconds, in the order Python compares them."""
+    if kind == DURATION:
+        return value // _MICROSECOND  # type: ignore[operator]
+    if kind == DATE_TIME:
+        return (value - _EPOCH) // _MICROSECOND  # type: ignore[operator]
+    if kind == ZONED_DATE_TIME:
+        return (value - _EPOCH.replace(tzinfo=timezone.utc)) // _MICROSECOND  # type: ignore[operator]
+    assert isinstance(value, time)
+    since_midnight = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
+    offset = value.utcoffset()
+    return since_midnight - (offset // _MICROSECOND if offset is not None else 0)
 
 
 @dataclass(frozen=True)
@@ -48,6 +88,11 @@ class Interval:
             first = 1 if lo is None else lo.toordinal() + (0 if lo_closed else 1)
             last = _LAST_DAY if hi is None else hi.toordinal() - (0 if hi_closed else 1)
             return first > last
+        if kind in _STEPPED_BOUNDS:  # whole microseconds: an open end moves one step in
+            least, most = _STEPPED_BOUNDS[kind]
+            first = least if lo is None else _microseconds(kind, lo) + (0 if lo_closed else 1)
+            last = most if hi is None else _microseconds(kind, hi) - (0 if hi_closed else 1)
+            return first is not None and last is not None and first > last
         if kind == STRING:  # make the lower end closed: then the dense rule below is exact
             lo, lo_closed = ("", True) if lo is None else (lo if lo_closed else lo + "\0", True)
         if lo is None or hi is None:
@@ -233,7 +278,9 @@ class ValueSet:
         return all(part.is_full() for part in self.parts)
 
     def overlaps(self, other: ValueSet) -> bool:
-        return any(not _combined(a, b, "intersection").is_empty() for a, b in zip(self.parts, other.parts))
+        # an empty part meets nothing: skip it before intersecting (most entries hold one or two kinds)
+        return any(not a.is_empty() and not b.is_empty() and not _combined(a, b, "intersection").is_empty()
+                   for a, b in zip(self.parts, other.parts))
 
     def part(self, kind: str) -> _Part:
         return self.parts[KINDS.index(kind)]

@@ -22,7 +22,7 @@ Generated code renders the same checks with builtins, ``Decimal`` and
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 
 NUMBER = "number"
@@ -37,6 +37,22 @@ KINDS = (NUMBER, STRING, DATE, BOOLEAN, NULL, OTHER)
 
 ORDERED_KINDS = (NUMBER, STRING, DATE)
 """Kinds whose values `<`, `<=`, `>`, `>=` compare."""
+
+TIME = "time"
+ZONED_TIME = "time with offset"
+DATE_TIME = "date and time"
+ZONED_DATE_TIME = "date and time with offset"
+DURATION = "duration"
+TEMPORAL_KINDS = (TIME, ZONED_TIME, DATE_TIME, ZONED_DATE_TIME, DURATION)
+"""FEEL's kinds beyond the ones gateway conditions know: a ``datetime.time``, a
+``datetime.datetime`` (each without or with a UTC offset: Python orders the two
+apart, FEEL gives null) and a days-and-time duration (``datetime.timedelta``)."""
+
+FEEL_KINDS = (NUMBER, STRING, DATE, *TEMPORAL_KINDS, BOOLEAN, NULL, OTHER)
+"""Every kind FEEL unary tests tell apart; they partition all Python values.
+Conditions see the temporal values as ``other`` (see `kind_of`)."""
+
+FEEL_ORDERED_KINDS = (NUMBER, STRING, DATE, *TEMPORAL_KINDS)
 
 
 def kind_of(value: object) -> str:
@@ -54,6 +70,21 @@ def kind_of(value: object) -> str:
     return OTHER
 
 
+def feel_kind_of(value: object) -> str:
+    """The kind of a runtime value as FEEL unary tests see it: `kind_of`, with
+    times, date-times and durations told apart instead of ``other``."""
+    kind = kind_of(value)
+    if kind != OTHER:
+        return kind
+    if type(value) is datetime:
+        return DATE_TIME if value.utcoffset() is None else ZONED_DATE_TIME
+    if type(value) is time:
+        return TIME if value.utcoffset() is None else ZONED_TIME
+    if type(value) is timedelta:
+        return DURATION
+    return OTHER
+
+
 def kind_guard(kind: str, expr: str) -> str:
     """Python source that is true iff the value of `expr` is of `kind` (not OTHER)."""
     if kind == NUMBER:
@@ -66,6 +97,12 @@ def kind_guard(kind: str, expr: str) -> str:
         return f"isinstance({expr}, bool)"
     if kind == NULL:
         return f"{expr} is None"
+    if kind in (DATE_TIME, ZONED_DATE_TIME, TIME, ZONED_TIME):
+        python_type = "datetime" if kind in (DATE_TIME, ZONED_DATE_TIME) else "time"
+        offset = "is None" if kind in (DATE_TIME, TIME) else "is not None"
+        return f"(type({expr}) is {python_type} and {expr}.utcoffset() {offset})"
+    if kind == DURATION:
+        return f"type({expr}) is timedelta"
     raise ValueError(f"no guard for kind {kind!r}")
 
 
@@ -79,4 +116,24 @@ def render_literal(value: object) -> str:
         return repr(value)
     if type(value) is date:
         return f"date({value.year}, {value.month}, {value.day})"
+    if type(value) is datetime:
+        fields = [value.year, value.month, value.day, value.hour, value.minute, value.second, value.microsecond]
+        return f"datetime({', '.join(map(str, fields))}{_zone_argument(value.tzinfo)})"
+    if type(value) is time:
+        fields = [value.hour, value.minute, value.second, value.microsecond]
+        return f"time({', '.join(map(str, fields))}{_zone_argument(value.tzinfo)})"
+    if type(value) is timedelta:
+        return f"timedelta(days={value.days}, seconds={value.seconds}, microseconds={value.microseconds})"
     raise ValueError(f"no literal form for {value!r}")
+
+
+def _zone_argument(zone: object) -> str:
+    """``, tzinfo=...`` for a fixed UTC offset (the only zones FEEL literals here carry)."""
+    if zone is None:
+        return ""
+    if not isinstance(zone, timezone):
+        raise ValueError(f"no literal form for time zone {zone!r}")
+    offset = zone.utcoffset(None)
+    if offset == timedelta(0):
+        return ", tzinfo=timezone.utc"
+    return f", tzinfo=timezone(timedelta(days={offset.days}, seconds={offset.seconds}))"

@@ -177,8 +177,8 @@ def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
     except OSError as exc:
         raise ProjectError(f"{shown}: cannot read payload: {exc.strerror}") from None
     tree = parse_xml(data, source=shown)
-    expected = V.BPMN_NS if str(fmt) == "bpmn" else V.DMN_NS
-    if etree.QName(tree.getroot()).namespace != expected:
+    namespace = etree.QName(tree.getroot()).namespace
+    if (namespace != V.BPMN_NS) if str(fmt) == "bpmn" else (namespace not in V.DMN_MODEL_NAMESPACES):
         raise ProjectError(f"{shown}: not a {str(fmt).upper()} document (root namespace "
                            f"{etree.QName(tree.getroot()).namespace})")
     return PayloadFile(iri=iri, relpath=str(rel), path=path, format=str(fmt), data=data, tree=tree)

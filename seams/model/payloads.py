@@ -14,6 +14,7 @@ from pathlib import Path
 from lxml import etree
 from rdflib import URIRef
 
+from seams import vocab as V
 from seams.errors import ProjectError
 
 
@@ -27,6 +28,19 @@ class PayloadFile:
     format: str
     data: bytes
     tree: etree._ElementTree = field(compare=False, repr=False)
+
+    @property
+    def dmn(self) -> V.DmnNamespaces:
+        """The namespaces of this DMN payload's version (1.3's for a payload that is not DMN)."""
+        return dmn_namespaces(self.tree)
+
+
+def dmn_namespaces(tree: etree._ElementTree | etree._Element) -> V.DmnNamespaces:
+    """The DMN version and namespaces a document is written in, read from its root's namespace;
+    DMN 1.3's when the root is no DMN ``definitions`` of a known version."""
+    root = tree.getroot() if isinstance(tree, etree._ElementTree) else tree.getroottree().getroot()
+    namespace = etree.QName(root).namespace
+    return V.DMN_MODEL_NAMESPACES.get(namespace or "", V.DMN_VERSIONS[V.DMN_DEFAULT_VERSION])
 
 
 def _parser() -> etree.XMLParser:

@@ -223,7 +223,8 @@ def _samples(model: Model, variable: URIRef | None, tests: list[UnaryTests],
     unique: dict[tuple[str, object], object] = {}
     for value in values:
         unique.setdefault((kind_of(value), value), value)
-    ordered = sorted(unique.values(), key=lambda v: (kind_of(v), str(v) if kind_of(v) == "date" else v))
+    # FEEL's times and durations are "other" to kind_of and do not order with each other: by text
+    ordered = sorted(unique.values(), key=lambda v: (kind_of(v), str(v) if kind_of(v) in ("date", "other") else v))
     if datatype != V.XSD.integer:
         ordered = _with_midpoints(ordered)
     return ordered or [_default(datatype)]

@@ -7,7 +7,9 @@ Every name comes from the model or the suggestion, and every convention is
 copied from what the model already does:
 
 * the decision goes into the DMN payload of the process's existing
-  decisions, or a new ``<bpmn stem>.dmn`` next to the BPMN payload;
+  decisions (in that file's DMN version), or a new ``<bpmn stem>.dmn`` next
+  to the BPMN payload, DMN 1.3 unless every other DMN file of the project
+  is of one other version;
 * the business-rule task names its decision the way the payload's existing
   business-rule tasks do (Camunda 7 ``camunda:decisionRef``, Camunda 8
   ``zeebe:calledDecision``; Camunda 7 when there is none), and its BPMN id
@@ -174,9 +176,11 @@ class _Builder:
         self.add(iri, V.path, Literal(relpath), graph)
         self.add(iri, V.format, Literal("dmn"), graph)
         root = bpmn.tree.getroot()
+        versions = {p.dmn.version for p in self.model.payloads.values() if p.format == "dmn"}
         data = new_dmn_payload(definitions_id=root.get("id") or f"Definitions_{self.suggestion.decision_id}",
                                name=self.candidate.process.label or self.candidate.process.element_id or "",
-                               namespace=self.base + Path(relpath).stem)
+                               namespace=self.base + Path(relpath).stem,
+                               version=versions.pop() if len(versions) == 1 else V.DMN_DEFAULT_VERSION)
         return iri, path, data
 
     def _dmn_text(self, data: bytes, source: str) -> bytes:

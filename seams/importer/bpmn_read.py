@@ -1,0 +1,297 @@
+"""What an existing BPMN file says that seams can model, read once into plain data.
+
+Camunda 7 and Camunda 8 models, as Camunda Modeler writes them: executable
+processes (also as the processes of a collaboration's pools), the user,
+service and business-rule tasks and exclusive gateways in them (sub-processes
+included), each task's handler hint, decision reference, form and IO
+mappings, and the variable names of every sequence-flow condition.
+Everything else BPMN knows (events, other gateways, script/send/receive/
+manual tasks, call activities, lanes) is read past; a ``*Task`` element BPMN
+does not define is refused, since it is a typo or a vendor element seams
+cannot tie anything to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from seams import vocab as V
+from seams.errors import ExpressionError, ProjectError
+from seams.importer.forms import FieldSpec, camunda7_fields, camunda_form_fields, read_form_json
+from seams.importer.names import IDENTIFIER
+from seams.lang.condition import parse_condition
+from seams.model.payloads import parse_xml
+
+_B = f"{{{V.BPMN_NS}}}"
+_C = f"{{{V.CAMUNDA_NS}}}"
+_Z = f"{{{V.ZEEBE_NS}}}"
+
+MODELLED = {"userTask", "serviceTask", "businessRuleTask", "exclusiveGateway"}
+KNOWN_TASKS = {"task", "userTask", "serviceTask", "businessRuleTask", "scriptTask", "sendTask",
+               "receiveTask", "manualTask"}
+
+_JUEL = re.compile(r"^\s*[$#]\{(.*)\}\s*$", re.S)
+_FEEL = re.compile(r"^\s*=(.*)$", re.S)
+_JUEL_OPS = ((re.compile(r"&&"), " and "), (re.compile(r"\|\|"), " or "),
+             (re.compile(r"!(?!=)"), " not "), (re.compile(r"\btrue\b"), "True"),
+             (re.compile(r"\bfalse\b"), "False"))
+
+
+@dataclass(frozen=True)
+class Element:
+    """A user, service or business-rule task or an exclusive gateway."""
+
+    id: str
+    kind: str  # BPMN local name, one of MODELLED
+    name: str | None
+    handler_hint: str | None = None  # where the handler name comes from, before snake_case
+    decision_ref: str | None = None
+    result_variable: str | None = None
+    form: tuple[FieldSpec, ...] | None = None
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProcessSpec:
+    id: str
+    label: str
+    elements: tuple[Element, ...]
+    condition_names: tuple[str, ...]  # variable names in the process's conditions, first-seen order
+    start_form: tuple[FieldSpec, ...] = ()
+
+
+@dataclass
+class BpmnSpec:
+    processes: list[ProcessSpec]
+    notes: list[str] = field(default_factory=list)  # what was read past, for the user
+    linked_forms: list[str] = field(default_factory=list)  # ids of Camunda Forms its tasks link
+
+
+def label_text(text: str | None) -> str | None:
+    """A modeler's name with its line breaks (``&#10;``) and runs of spaces folded."""
+    folded = " ".join((text or "").split())
+    return folded or None
+
+
+def read_bpmn(data: bytes, *, source: str, forms: Mapping[str, dict] | None = None) -> BpmnSpec:
+    """Read a BPMN file; ``forms`` are Camunda Forms documents by form id (files beside it)."""
+    tree = parse_xml(data, source=source)
+    root = tree.getroot()
+    if etree.QName(root).namespace != V.BPMN_NS or etree.QName(root).localname != "definitions":
+        raise ProjectError(f"{source}: not a BPMN 2.0 document (root element {_tag(root)}); "
+                           "expected bpmn:definitions")
+    for element in root.iter():
+        if isinstance(element.tag, str):
+            qname = etree.QName(element)
+            if qname.namespace == V.BPMN_NS and qname.localname.endswith("Task") \
+                    and qname.localname not in KNOWN_TASKS:
+                raise ProjectError(f"{source}:{element.sourceline}: unknown task type bpmn:{qname.localname}"
+                                   f' (id "{element.get("id", "")}"); expected one of '
+                                   f"{', '.join('bpmn:' + k for k in sorted(KNOWN_TASKS))}")
+    pools = {p.get("processRef"): label_text(p.get("name"))
+             for p in root.iter(f"{_B}participant") if p.get("processRef")}
+    processes = root.findall(f"{_B}process")
+    if not processes:
+        raise ProjectError(f"{source}: no bpmn:process in the file; expected at least one process to import")
+    spec = BpmnSpec(processes=[])
+    for process in processes:
+        pid = process.get("id")
+        if not pid:
+            raise ProjectError(f"{source}:{process.sourceline}: a bpmn:process without an id")
+        if process.get("isExecutable") == "false":
+            spec.notes.append(f'skipped process "{pid}" in {source}: not executable (isExecutable="false")')
+            continue
+        spec.processes.append(_process(process, pools, source, forms or {}, spec.notes))
+    if not spec.processes:
+        raise ProjectError(f'{source}: no executable bpmn:process; set isExecutable="true" on the '
+                           "process to import")
+    linked = {d.get("formId") for d in root.iter(f"{_Z}formDefinition")}
+    linked |= {t.get(f"{_C}formRef") for t in root.iter(f"{_B}userTask")}
+    spec.linked_forms = sorted(f for f in linked if f)
+    return spec
+
+
+def _tag(element: etree._Element) -> str:
+    qname = etree.QName(element)
+    return f"{{{qname.namespace}}}{qname.localname}" if qname.namespace else qname.localname
+
+
+def _process(process: etree._Element, pools: Mapping[str | None, str | None], source: str,
+             forms: Mapping[str, dict], notes: list[str]) -> ProcessSpec:
+    pid = process.get("id", "")
+    label = label_text(process.get("name")) or pools.get(pid) or pid
+    embedded = {f.get("id"): f.text or "" for f in process.iter(f"{_Z}userTaskForm") if f.get("id")}
+    elements: list[Element] = []
+    names: dict[str, None] = {}
+    start_form: list[FieldSpec] = []
+    for node in process.iter():
+        if not isinstance(node.tag, str) or etree.QName(node).namespace != V.BPMN_NS:
+            continue
+        kind = etree.QName(node).localname
+        if kind == "sequenceFlow":
+            condition = node.find(f"{_B}conditionExpression")
+            if condition is not None and (condition.text or "").strip():
+                found = condition_names(condition.text or "", where=node.get("id", "?"))
+                if found is None:
+                    notes.append(f'condition of {node.get("id")} in {source} is not in the condition '
+                                 "language; its variables are left to you")
+                for name in found or ():
+                    names.setdefault(name)
+        elif kind == "startEvent" and node.getparent() is process:
+            start_form.extend(camunda7_fields(node) or ())
+        elif kind in MODELLED and node.get("id"):
+            elements.append(_element(node, kind, source, forms, embedded, notes))
+    return ProcessSpec(id=pid, label=label, elements=tuple(elements), condition_names=tuple(names),
+                       start_form=tuple(start_form))
+
+
+def condition_names(text: str, *, where: str) -> frozenset[str] | None:
+    """The variable names a condition reads, or None when it cannot be parsed.
+
+    Tries the condition language first (as ``seams check`` reads it); then,
+    as a documented fallback for the names only, the body of a JUEL
+    ``${...}`` or FEEL ``=...`` expression with ``&&``/``||``/``!`` spelt as
+    Python would (docs/init.md).
+    """
+    try:
+        return parse_condition(text.strip(), where=where).names
+    except ExpressionError:
+        pass
+    body = None
+    for wrapper in (_JUEL, _FEEL):
+        found = wrapper.match(text)
+        if found:
+            body = found.group(1)
+            break
+    if body is None:
+        return None
+    for pattern, replacement in _JUEL_OPS:
+        body = pattern.sub(replacement, body)
+    body = re.sub(r"(?<![=!<>])=(?!=)", "==", body)  # FEEL's equality is a single =
+    try:
+        return parse_condition(body.strip(), where=where).names
+    except ExpressionError:
+        return None
+
+
+def _element(node: etree._Element, kind: str, source: str, forms: Mapping[str, dict],
+             embedded: Mapping[str, str], notes: list[str]) -> Element:
+    ext = node.find(f"{_B}extensionElements")
+    element_id = node.get("id", "")
+    name = label_text(node.get("name"))
+    reads, writes = _io_mappings(ext)
+    if kind == "serviceTask":
+        return Element(element_id, kind, name, handler_hint=_handler_hint(node, ext), reads=reads, writes=writes)
+    if kind == "businessRuleTask":
+        ref, result = node.get(f"{_C}decisionRef"), node.get(f"{_C}resultVariable")
+        called = ext.find(f"{_Z}calledDecision") if ext is not None else None
+        if called is not None:
+            ref, result = called.get("decisionId"), called.get("resultVariable")
+        if ref is not None and not IDENTIFIER.fullmatch(ref.strip()) and not re.fullmatch(r"[\w.\-]+", ref.strip()):
+            notes.append(f'{element_id} in {source} names its decision by an expression ("{ref}"); '
+                         "bind seam:decidedBy yourself")
+            ref = None
+        return Element(element_id, kind, name, decision_ref=ref.strip() if ref else None,
+                       result_variable=result.strip() if result else None, reads=reads, writes=writes)
+    if kind == "userTask":
+        form = camunda7_fields(node)
+        if form is None:
+            form = _camunda_form(node, ext, element_id, source, forms, embedded, notes)
+        return Element(element_id, kind, name, form=form, reads=reads, writes=writes)
+    return Element(element_id, kind, name)
+
+
+def _handler_hint(node: etree._Element, ext: etree._Element | None) -> str | None:
+    """camunda:class, camunda:delegateExpression, camunda:topic, zeebe:taskDefinition type."""
+    java_class = node.get(f"{_C}class")
+    if java_class and java_class.strip():
+        return java_class.strip().rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+    delegate = node.get(f"{_C}delegateExpression")
+    if delegate:
+        inner = _JUEL.match(delegate)
+        body = (inner.group(1) if inner else delegate).strip()
+        if IDENTIFIER.fullmatch(body):
+            return body
+    topic = node.get(f"{_C}topic")
+    if topic and topic.strip() and not _JUEL.match(topic):
+        return topic.strip()
+    definition = ext.find(f"{_Z}taskDefinition") if ext is not None else None
+    if definition is not None:
+        task_type = (definition.get("type") or "").strip()
+        if task_type and not task_type.startswith("="):
+            return task_type
+    return None
+
+
+def _io_mappings(ext: etree._Element | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Variables a task reads (input sources naming one variable) and writes (output targets).
+
+    Camunda 8 ``zeebe:ioMapping`` (``source="=name"``) and Camunda 7
+    ``camunda:inputOutput`` (``${name}``); a source that is a longer
+    expression names no single variable and is left out.
+    """
+    if ext is None:
+        return (), ()
+    reads: dict[str, None] = {}
+    writes: dict[str, None] = {}
+    for mapping in ext.findall(f"{_Z}ioMapping"):
+        for item in mapping.findall(f"{_Z}input"):
+            name = _single_name(item.get("source"), _FEEL)
+            if name:
+                reads.setdefault(name)
+        for item in mapping.findall(f"{_Z}output"):
+            target = (item.get("target") or "").strip()
+            if IDENTIFIER.fullmatch(target):
+                writes.setdefault(target)
+    for mapping in ext.findall(f"{_C}inputOutput"):
+        for item in mapping.findall(f"{_C}inputParameter"):
+            name = _single_name(item.text, _JUEL)
+            if name:
+                reads.setdefault(name)
+        for item in mapping.findall(f"{_C}outputParameter"):
+            target = (item.get("name") or "").strip()
+            if IDENTIFIER.fullmatch(target):
+                writes.setdefault(target)
+    return tuple(reads), tuple(writes)
+
+
+def _single_name(text: str | None, wrapper: re.Pattern[str]) -> str | None:
+    found = wrapper.match(text or "")
+    body = found.group(1).strip() if found else ""
+    return body if IDENTIFIER.fullmatch(body) else None
+
+
+def _camunda_form(node: etree._Element, ext: etree._Element | None, element_id: str, source: str,
+                  forms: Mapping[str, dict], embedded: Mapping[str, str],
+                  notes: list[str]) -> tuple[FieldSpec, ...] | None:
+    """The fields of a Camunda 8 task's linked form (``formId``) or embedded form (``formKey``),
+    or of a Camunda 7 task's ``camunda:formRef``."""
+    definition = ext.find(f"{_Z}formDefinition") if ext is not None else None
+    form_ref = node.get(f"{_C}formRef")  # Camunda 7.15+: a Camunda Form by id
+    if definition is None and not form_ref:
+        return None
+    document = None
+    form_id = definition.get("formId") if definition is not None else form_ref
+    form_key = (definition.get("formKey") if definition is not None else None) or ""
+    if form_id:
+        document = forms.get(form_id)
+        if document is None:
+            notes.append(f'{element_id} in {source} links form "{form_id}", but no .form file beside it '
+                         "has that id; its form is left to you")
+            return None
+    elif form_key.startswith("camunda-forms:bpmn:"):
+        text = embedded.get(form_key.rsplit(":", 1)[-1])
+        if text is None:
+            return None
+        _, document = read_form_json(text.encode("utf-8"), source=f"{source} ({form_key})")
+    if document is None:
+        return None
+    fields, skipped = camunda_form_fields(document)
+    for what in skipped:
+        notes.append(f"{element_id} in {source}: skipped {what}")
+    return fields

@@ -1,0 +1,85 @@
+"""The decisions of a DMN file, as far as seams binds them: id, name, inputs, output.
+
+Reads DMN 1.1 to 1.5 namespaces alike (the elements it reads did not
+change); whether the model then loads a given DMN version is the loader's
+call, and ``seams init`` checks that before it writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from seams.errors import ProjectError
+from seams.importer.bpmn_read import label_text
+from seams.model.payloads import parse_xml
+
+DMN_NAMESPACES = (
+    "http://www.omg.org/spec/DMN/20151101/dmn.xsd",
+    "http://www.omg.org/spec/DMN/20180521/MODEL/",
+    "https://www.omg.org/spec/DMN/20191111/MODEL/",
+    "https://www.omg.org/spec/DMN/20211108/MODEL/",
+    "https://www.omg.org/spec/DMN/20230324/MODEL/",
+)
+
+# DMN/FEEL typeRef (Camunda 7 writes Java-ish names) -> seams datatype (xsd local name)
+TYPE_REFS = {
+    "string": "string", "integer": "integer", "long": "integer", "int": "integer",
+    "double": "decimal", "number": "decimal", "decimal": "decimal", "boolean": "boolean",
+    "date": "date",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    text: str  # the inputExpression text, or the output name
+    label: str | None
+    datatype: str | None
+
+
+@dataclass(frozen=True)
+class DecisionSpec:
+    id: str
+    label: str
+    inputs: tuple[Column, ...]
+    outputs: tuple[Column, ...]
+    is_table: bool
+
+
+def datatype_of(type_ref: str | None) -> str | None:
+    if not type_ref:
+        return None
+    return TYPE_REFS.get(type_ref.strip().split(":")[-1].lower())
+
+
+def read_dmn(data: bytes, *, source: str) -> list[DecisionSpec]:
+    """Every ``decision`` of a DMN file, in file order; one-line errors."""
+    root = parse_xml(data, source=source).getroot()
+    namespace = etree.QName(root).namespace
+    if namespace not in DMN_NAMESPACES or etree.QName(root).localname != "definitions":
+        raise ProjectError(f"{source}: not a DMN document (root element {{{namespace}}}"
+                           f"{etree.QName(root).localname}); expected DMN definitions")
+    ns = f"{{{namespace}}}"
+    decisions = []
+    for decision in root.findall(f"{ns}decision"):
+        decision_id = decision.get("id")
+        if not decision_id:
+            continue
+        table = decision.find(f"{ns}decisionTable")
+        inputs: list[Column] = []
+        outputs: list[Column] = []
+        if table is not None:
+            for column in table.findall(f"{ns}input"):
+                expression = column.find(f"{ns}inputExpression")
+                text = (expression.findtext(f"{ns}text") or "").strip() if expression is not None else ""
+                inputs.append(Column(text, label_text(column.get("label")),
+                                     datatype_of(expression.get("typeRef") if expression is not None else None)))
+            for column in table.findall(f"{ns}output"):
+                outputs.append(Column((column.get("name") or "").strip(), label_text(column.get("label")),
+                                      datatype_of(column.get("typeRef"))))
+        decisions.append(DecisionSpec(id=decision_id, label=label_text(decision.get("name")) or decision_id,
+                                      inputs=tuple(inputs), outputs=tuple(outputs), is_table=table is not None))
+    if not decisions:
+        raise ProjectError(f"{source}: no decision in the DMN file; expected at least one")
+    return decisions
