@@ -3,8 +3,10 @@
 A new decision is written the way dmn-js (Camunda Modeler) writes one: the
 DMN namespace as the default namespace, a ``decisionTable`` with ``input``s,
 one ``output`` and ``rule``s, and a ``DMNShape`` in the DMNDI diagram so the
-decision shows up when the modeler opens the file. Ids are derived from the
-decision id, so the same suggestion always gives the same bytes.
+decision shows up when the modeler opens the file. A file drawn without a
+DMNDI diagram stays without one: a diagram holding only the new decision
+would hide every other decision from dmn-js' DRD view. Ids are derived from
+the decision id, so the same suggestion always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -94,12 +96,14 @@ def add_decision(
             problem = "already exists" if new_id in existing else "is not a valid id"
             raise EditError(f"{source}: {decision_id}: id {new_id} {problem}")
 
-    position = _shape_position(payload, decision_id)
+    diagram = _diagram(payload)
+    position = _shape_position(payload, decision_id) if diagram is not None else None
     decisions = list(definitions.iterchildren(f"{_D}decision"))
     drg = [e for e in definitions if e.tag in _DRG_ELEMENTS]
     after = decisions[-1] if decisions else (drg[-1] if drg else None)
     insert_child(definitions, decision, definitions.index(after) + 1 if after is not None else 0)
-    _add_shape(payload, decision_id, position)
+    if position is not None:
+        _add_shape(payload, decision_id, position)
 
 
 def _add_clauses(
@@ -141,18 +145,14 @@ def _shape_position(payload: Payload, decision_id: str) -> tuple[float, float]:
     return right + GAP, top
 
 
+def _diagram(payload: Payload) -> etree._Element | None:
+    """The file's first DMNDI diagram, or None when it is drawn without one."""
+    return payload.root.find(f"{_DMNDI}DMNDI/{_DMNDI}DMNDiagram")
+
+
 def _add_shape(payload: Payload, decision_id: str, position: tuple[float, float]) -> None:
-    ensure_namespace(payload, "dmndi", DMNDI_NS)
     ensure_namespace(payload, "dc", DMN_DC_NS)
-    definitions = payload.root
-    dmndi = definitions.find(f"{_DMNDI}DMNDI")
-    if dmndi is None:
-        dmndi = etree.Element(f"{_DMNDI}DMNDI")
-        insert_child(definitions, dmndi)
-    diagram = dmndi.find(f"{_DMNDI}DMNDiagram")
-    if diagram is None:
-        diagram = etree.Element(f"{_DMNDI}DMNDiagram")
-        insert_child(dmndi, diagram)
+    diagram = _diagram(payload)
     x, y = position
     shape = etree.Element(f"{_DMNDI}DMNShape", {"id": f"DMNShape_{decision_id}", "dmnElementRef": decision_id})
     etree.SubElement(shape, f"{_DC}Bounds", {"height": str(DECISION_HEIGHT), "width": str(DECISION_WIDTH),

@@ -210,9 +210,10 @@ def test_a_flow_from_above_enters_the_task_from_the_top() -> None:
     result = insert_task_before(payload, "Event_Escalated", tag="task", task_id="Activity_Tell", name="Tell")
     root = parse_xml(save_payload(payload), source="leave_minimal.bpmn").getroot()
     assert result.shift == 0  # nothing stands left of the end event in its row
-    assert shape_boxes(root)["Activity_Tell"] == (222, 190, 100, 80)
+    # the event's name label (x=366) starts left of the event (x=372): the task keeps clear of it
+    assert shape_boxes(root)["Activity_Tell"] == (216, 190, 100, 80)
     edge = root.find(f".//{BPMNDI}BPMNEdge[@bpmnElement='Flow_Long']")
-    assert [(p.get("x"), p.get("y")) for p in edge] == [("290", "142"), ("290", "166"), ("272", "166"), ("272", "190")]
+    assert [(p.get("x"), p.get("y")) for p in edge] == [("290", "142"), ("290", "166"), ("266", "166"), ("266", "190")]
     assert_flows_in_step(root)
     assert_diagram_readable(root)
 
