@@ -12,6 +12,7 @@ in ``bpmn_layout``). Nothing else changes.
 from __future__ import annotations
 
 import copy
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from lxml import etree
 from seams.errors import EditError
 from seams.vocab import BPMN_NS, BPMNDI_NS, CAMUNDA_NS, DC_NS, DI_NS, ZEEBE_NS
 
-from .bpmn_layout import TASK_HEIGHT, TASK_WIDTH, Diagram, flows_top_down, place_before, reroute_end, straight_edge
+from .bpmn_layout import TASK_HEIGHT, TASK_WIDTH, Box, Diagram, flows_top_down, place_before, reroute_end, straight_edge
 from .xml import Payload, check_characters, coordinate_text, ensure_namespace, insert_child, remove_child
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
@@ -103,12 +104,20 @@ def insert_task_before(
     return _place_in_diagram(payload, target_id, task_id, flow_id, redirected, ids)
 
 
-def set_condition(payload: Payload, flow_id: str, text: str) -> None:
-    """Rewrite (or create) a sequence flow's condition, keeping its element and style."""
+def set_condition(payload: Payload, flow_id: str, text: str, *, name: str | None = None) -> None:
+    """Rewrite (or create) a sequence flow's condition, keeping its element and style.
+
+    ``name`` renames a flow that has a name: its old name described the old
+    condition, and a label must not restate a rule that now lives elsewhere.
+    The old name is kept as the flow's documentation when it has none, and an
+    edge label's bounds are re-estimated around their centre (docs/edit.md).
+    """
     flow = _element(payload, flow_id)
     if flow.tag != f"{_B}sequenceFlow":
         raise EditError(f"{payload.source}: {flow_id} is a {etree.QName(flow).localname}, not a sequenceFlow")
-    check_characters(payload.source, flow_id, [text])
+    check_characters(payload.source, flow_id, [text, name or ""])
+    if name is not None and (flow.get("name") or "").strip() and flow.get("name") != name:
+        _rename_flow(payload, flow, name)
     condition = flow.find(f"{_B}conditionExpression")
     if condition is not None:
         condition.text = text
@@ -120,6 +129,67 @@ def set_condition(payload: Payload, flow_id: str, text: str) -> None:
     condition = etree.Element(f"{_B}conditionExpression", {f"{{{XSI_NS}}}type": expression_type})
     condition.text = text
     insert_child(flow, condition)
+
+
+_TESTED_VALUE = re.compile(
+    r"""^\s*(?:[$#]\{\s*)?=?\s*(?P<name>[A-Za-z_][\w.]*)\s*(?:==|=|\beq\b)\s*
+        (?:"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)'|(?P<bare>-?\d+(?:\.\d+)?|true|false|True|False))\s*\}?\s*$""",
+    re.X,
+)
+
+
+def outcome_name(condition: str, variable: str) -> str:
+    """The name a flow gets when its condition becomes ``condition`` on a decision's output ``variable``.
+
+    A test of one value (``escalation == "hr"``, JUEL ``${escalation == 'hr'}``,
+    FEEL ``=escalation = "hr"``) names the flow by that value, as flows leaving
+    a decision-driven gateway are named in Camunda examples; any other
+    condition names it by its own text.
+    """
+    match = _TESTED_VALUE.match(condition)
+    if match and match.group("name") == variable:
+        return next(v for v in (match.group("dq"), match.group("sq"), match.group("bare")) if v is not None)
+    return condition.strip()
+
+
+def _rename_flow(payload: Payload, flow: etree._Element, name: str) -> None:
+    old = flow.get("name") or ""
+    flow.set("name", name)
+    if flow.find(f"{_B}documentation") is None:
+        documentation = etree.Element(f"{_B}documentation")
+        documentation.text = old
+        insert_child(flow, documentation, 0)
+    edge = _di_of(payload.root, f"{_BPMNDI}BPMNEdge", flow.get("id"))
+    bounds = edge.find(f"{_BPMNDI}BPMNLabel/{_DC}Bounds") if edge is not None else None
+    if bounds is None:
+        return
+    try:
+        x, y, width, height = (float(bounds.get(k)) for k in ("x", "y", "width", "height"))
+    except (TypeError, ValueError):
+        raise EditError(f"{payload.source}: {flow.get('id')}: its label has bounds that are not numbers") from None
+    new_width, new_height = label_size(name)
+    kinds = {e.get("id"): e for e in payload.root.iter() if e.get("id") is not None}
+    diagram = Diagram(edge.getparent(), kinds, vertical=False)
+    shapes = [diagram.box(shape) for shape in diagram.shapes if not diagram.is_frame(shape)]
+    middle, right, low = x + (width - new_width) / 2, x + width - new_width, y + height - new_height
+    candidates = [(middle, y), (x, y), (right, y), (middle, low), (x, low), (right, low)]
+    free = [(cx, cy) for cx, cy in candidates if not any(_overlaps((cx, cy, new_width, new_height), b) for b in shapes)]
+    new_x, new_y = (free or candidates)[0]  # the first place clear of every shape, else the centred one
+    for key, value in (("x", new_x), ("y", new_y), ("width", new_width), ("height", new_height)):
+        if float(bounds.get(key)) != round(value):
+            bounds.set(key, coordinate_text(round(value)))
+
+
+def _overlaps(rect: tuple[float, float, float, float], box: Box) -> bool:
+    x, y, width, height = rect
+    return x < box.u_end and box.u < x + width and y < box.v_end and box.v < y + height
+
+
+def label_size(text: str) -> tuple[int, int]:
+    """An estimate of the box bpmn-js gives an external label: 11px text, wrapped at 90px, 14px a line."""
+    per_line = 15  # characters of about 6px in a 90px line
+    lines = max(1, math.ceil(len(text) / per_line))
+    return min(90, max(6, len(text) * 6)), 14 * lines
 
 
 # -- semantic half ------------------------------------------------------------------

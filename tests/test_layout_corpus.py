@@ -154,7 +154,7 @@ def test_a_new_condition_adds_no_layout_problem(case: tuple[Path, str]) -> None:
     path, flow = case
     payload = load_payload(path.read_bytes(), source=path.name)
     before = parse_xml(path.read_bytes(), source=path.name).getroot()
-    set_condition(payload, flow, 'route == "review"')
+    set_condition(payload, flow, 'route == "review"', name="review")
     after = parse_xml(save_payload(payload), source=path.name).getroot()
     assert new_problems(before, after) == []
 
