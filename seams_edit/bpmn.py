@@ -160,9 +160,9 @@ def _rename_flow(payload: Payload, flow: etree._Element, name: str) -> None:
         documentation.text = old
         insert_child(flow, documentation, 0)
     edge = _di_of(payload.root, f"{_BPMNDI}BPMNEdge", flow.get("id"))
-    bounds = edge.find(f"{_BPMNDI}BPMNLabel/{_DC}Bounds") if edge is not None else None
-    if bounds is None:
+    if edge is None or edge.find(f"{_BPMNDI}BPMNLabel/{_DC}Bounds") is None:
         return
+    bounds = edge.find(f"{_BPMNDI}BPMNLabel/{_DC}Bounds")
     try:
         x, y, width, height = (float(bounds.get(k)) for k in ("x", "y", "width", "height"))
     except (TypeError, ValueError):

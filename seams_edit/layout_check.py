@@ -133,9 +133,9 @@ def _containment(
     for node_id, rect in shapes.items():
         element = elements.get(node_id)
         parent = element.getparent() if element is not None else None
-        if _local(parent) not in _FLOW_NODE_PARENTS or _local(element) == "boundaryEvent":
+        if parent is None or _local(parent) not in _FLOW_NODE_PARENTS or _local(element) == "boundaryEvent":
             continue
-        around = list(lanes_of.get(node_id, []))
+        around: list[str | None] = list(lanes_of.get(node_id, []))
         around.append(parent.get("id") if _local(parent) != "process" else pools.get(parent.get("id")))
         for frame in around:
             if frame in frames and not _inside(rect, frames[frame]):

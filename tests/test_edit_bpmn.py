@@ -386,10 +386,12 @@ def test_a_renamed_flow_keeps_its_old_name_as_documentation_and_its_label_is_res
     set_condition(payload, "Flow_Large", '${route == "review"}', name="review")
     assert line_diff(data, save_payload(payload)) == [
         '-    <bpmn:sequenceFlow id="Flow_Large" name="large" sourceRef="Gateway_Check" targetRef="Task_Approve">',
-        '-      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">${amount &gt; 1000}</bpmn:conditionExpression>',
+        '-      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">'
+        '${amount &gt; 1000}</bpmn:conditionExpression>',
         '+    <bpmn:sequenceFlow id="Flow_Large" name="review" sourceRef="Gateway_Check" targetRef="Task_Approve">',
         "+      <bpmn:documentation>large</bpmn:documentation>",
-        '+      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">${route == "review"}</bpmn:conditionExpression>',
+        '+      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">'
+        '${route == "review"}</bpmn:conditionExpression>',
         '-          <dc:Bounds x="528" y="323" width="27" height="14" />',
         '+          <dc:Bounds x="524" y="323" width="36" height="14" />',
     ]

@@ -47,7 +47,8 @@ def targets(path: Path) -> list[str]:
 
 def conditional_flows(path: Path) -> list[str]:
     root = parse_xml(path.read_bytes(), source=path.name).getroot()
-    return [flow.get("id") for flow in root.iter(f"{B}sequenceFlow") if flow.find(f"{B}conditionExpression") is not None]
+    return [flow.get("id") for flow in root.iter(f"{B}sequenceFlow")
+            if flow.find(f"{B}conditionExpression") is not None]
 
 
 CASES = [(path, target) for path in CORPUS for target in targets(path)]
@@ -93,7 +94,8 @@ def mutated(path: Path, old: str, new: str) -> etree._Element:
 
 @pytest.mark.parametrize("name,old,new,problem", [
     ("lanes_nested_c7.bpmn", '<dc:Bounds x="632" y="412" width="36" height="36" />',
-     '<dc:Bounds x="632" y="452" width="36" height="36" />', "boundary event Event_Timeout is not on the border of Task_Approve"),
+     '<dc:Bounds x="632" y="452" width="36" height="36" />',
+     "boundary event Event_Timeout is not on the border of Task_Approve"),
     ("lanes_nested_c7.bpmn", '<dc:Bounds x="640" y="207" width="100" height="80" />',
      '<dc:Bounds x="470" y="207" width="100" height="80" />', "shapes Gateway_Check and Task_Ship overlap"),
     ("lanes_nested_c7.bpmn", '<dc:Bounds x="242" y="148" width="76" height="14" />',
@@ -111,7 +113,8 @@ def mutated(path: Path, old: str, new: str) -> etree._Element:
     ("vertical_process.bpmn", '<di:waypoint x="250" y="522" />', '<di:waypoint x="240" y="522" />',
      "edge Flow_3 has a slanted segment"),
     ("drd_dishes.dmn", '<dmndi:DMNShape id="DMNShape_Season" dmnElementRef="InputData_Season">',
-     '<dmndi:DMNShape id="DMNShape_Season" dmnElementRef="InputData_Other">', "inputData InputData_Season has no shape in the DMNDI"),
+     '<dmndi:DMNShape id="DMNShape_Season" dmnElementRef="InputData_Other">',
+     "inputData InputData_Season has no shape in the DMNDI"),
     ("drd_dishes.dmn", 'x="160" y="80"', 'x="160" y="220"', "shapes Decision_Beverages and Decision_Dish overlap"),
 ])
 def test_the_checker_finds_each_kind_of_problem(name: str, old: str, new: str, problem: str) -> None:

@@ -13,13 +13,14 @@ import zlib
 from pathlib import Path
 
 import pytest
-
 import render_diagram
-from seams_edit.bpmn import insert_task_before
-from seams_edit.xml import load_payload, save_payload
 from test_layout_corpus import CASES
 
-pytestmark = pytest.mark.skipif(not render_diagram.ready(), reason="chromium and bpmn-js in .ci/node (installed by .ci/run)")
+from seams_edit.bpmn import insert_task_before
+from seams_edit.xml import load_payload, save_payload
+
+pytestmark = pytest.mark.skipif(not render_diagram.ready(),
+                                reason="chromium and bpmn-js in .ci/node (installed by .ci/run)")
 
 
 def png_facts(path: Path) -> tuple[int, int, int]:
