@@ -291,7 +291,8 @@ def _place_in_diagram(
     plane = target_shape.getparent()
     kinds = {e.get("id"): e for e in root.iter() if e.get("id") is not None}
     diagram = Diagram(plane, kinds, vertical=flows_top_down(plane, kinds, target_shape))
-    placement = place_before(diagram, target_shape, (TASK_WIDTH, TASK_HEIGHT))
+    incoming = [e for ref in redirected if (e := _di_of(plane, f"{_BPMNDI}BPMNEdge", ref)) is not None]
+    placement = place_before(diagram, target_shape, (TASK_WIDTH, TASK_HEIGHT), incoming)
     box = placement.box
 
     shape_id = _unique_id(f"{task_id}_di", ids)

@@ -40,6 +40,8 @@ _B, _BPMNDI, _DC, _DI = (f"{{{ns}}}" for ns in (BPMN_NS, BPMNDI_NS, DC_NS, DI_NS
 _POOLS = {"participant", "lane"}
 _EXPANDABLE = {"subProcess", "transaction", "adHocSubProcess"}
 _MOVED, _GROWN, _STATIC = "moved", "grown", "static"
+_EXTERNAL_LABELS = {"dataStoreReference", "dataObjectReference", "dataInput", "dataOutput",
+                    "sequenceFlow", "messageFlow"}
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,18 @@ def is_expanded(shape: etree._Element, element: etree._Element | None) -> bool:
     if bounds is None:
         return False
     return float(bounds.get("width", "0")) > TASK_WIDTH or float(bounds.get("height", "0")) > TASK_HEIGHT
+
+
+def draws_external_label(element: etree._Element | None) -> bool:
+    """Whether bpmn-js draws this element's DI label: a named event, gateway, data reference or flow.
+
+    A task's or sub-process's name is drawn inside it, and an element
+    without a name shows no label, whatever bounds its DI keeps.
+    """
+    if element is None or not (element.get("name") or "").strip():
+        return False
+    kind = etree.QName(element).localname
+    return kind.endswith(("Event", "Gateway")) or kind in _EXTERNAL_LABELS
 
 
 def is_horizontal_pool(shape: etree._Element) -> bool:
@@ -175,7 +189,12 @@ class Diagram:
         return sorted(found, key=lambda s: -self.box(s).du * self.box(s).dv)
 
     def labels(self, owner: etree._Element) -> list[etree._Element]:
+        """The label bounds of a shape or edge, drawn or not (they move with their owner)."""
         return list(owner.iterfind(f"{_BPMNDI}BPMNLabel/{_DC}Bounds"))
+
+    def drawn_labels(self, owner: etree._Element) -> list[etree._Element]:
+        """The label bounds bpmn-js draws outside their owner (see ``draws_external_label``)."""
+        return self.labels(owner) if draws_external_label(self.kinds.get(owner.get("bpmnElement"))) else []
 
     def attached_to(self, host: etree._Element) -> list[etree._Element]:
         return [s for s in self.shapes if self.host(s) is host]
@@ -190,14 +209,14 @@ class Diagram:
         return ends[0], ends[1]
 
     def obstacles(self, skip: set[etree._Element]) -> Iterator[Box]:
-        """Every shape that is not a frame, and every label, except those in ``skip``."""
+        """Every shape that is not a frame, and every drawn label, except those in ``skip``."""
         for shape in self.shapes:
             if shape not in skip and not self.is_frame(shape):
                 yield self.box(shape)
             if shape not in skip:
-                yield from (self.box(b) for b in self.labels(shape))
+                yield from (self.box(b) for b in self.drawn_labels(shape))
         for edge in self.edges:
-            yield from (self.box(b) for b in self.labels(edge))
+            yield from (self.box(b) for b in self.drawn_labels(edge))
 
     # -- making space
 
@@ -249,21 +268,26 @@ class Diagram:
         coords = [self.point(p) for p in points]
         moving = [c[axis] >= line for c in coords]
         source, target = self.edge_ends(edge)
+        wants = []  # an edge end follows its shape
         for end, index, step in ((source, 0, 1), (target, len(coords) - 1, -1)):
             want = {_MOVED: True, _STATIC: False}.get(status.get(end, "")) if end is not None else None
-            if want is None or not coords or moving[index] == want:
-                continue
-            moving[index] = want
+            if want is not None and coords:
+                moving[index] = want
+                wants.append((index, step, want))
+        pinned = {index for index, _, _ in wants}  # an end's point is not undone by the other end
+        for index, step, want in wants:
             j = index + step
-            while 0 <= j < len(coords) and coords[j][axis] == coords[j - step][axis] and moving[j] != want:
+            while (0 <= j < len(coords) and j not in pinned and _across(coords[j], coords[j - step], axis)
+                   and moving[j] != want):
                 moving[j] = want  # a segment across the axis keeps its right angle
+                pinned.add(j)
                 j += step
         for point, (u, v), move in zip(points, coords, moving):
             if move:
                 self.write_point(point, u + delta if axis == 0 else u, v + delta if axis == 1 else v)
         for index in reversed(range(len(coords) - 1)):
             (u1, v1), (u2, v2) = coords[index], coords[index + 1]
-            if (u1, v1)[axis] == (u2, v2)[axis] and moving[index] != moving[index + 1]:
+            if _across((u1, v1), (u2, v2), axis) and moving[index] != moving[index + 1]:
                 self._jog(points[index], points[index + 1], axis)
         for bounds in self.labels(edge):
             box = self.box(bounds)
@@ -282,6 +306,11 @@ class Diagram:
             bends = [(middle, v1), (middle, v2)]
         for offset, (u, v) in enumerate(bends, 1):
             insert_child(edge, self.new_waypoint(u, v), edge.index(first) + offset)
+
+
+def _across(a: tuple[float, float], b: tuple[float, float], axis: int) -> bool:
+    """Whether a segment runs across ``axis`` (modelers leave a pixel of skew in such segments)."""
+    return abs(a[axis] - b[axis]) <= 1
 
 
 def flows_top_down(plane: etree._Element, kinds: dict[str, etree._Element], target_shape: etree._Element) -> bool:
@@ -318,15 +347,23 @@ class Placement:
     line_v: float  # where the edge from the new shape meets the target
 
 
-def place_before(diagram: Diagram, target_shape: etree._Element, size: tuple[float, float]) -> Placement:
-    """Make room before ``target_shape`` for a shape of ``size`` (physical width, height) and say where it goes."""
+def place_before(
+    diagram: Diagram, target_shape: etree._Element, size: tuple[float, float], incoming: Iterable[etree._Element] = ()
+) -> Placement:
+    """Make room before ``target_shape`` for a shape of ``size`` (physical width, height) and say where it goes.
+
+    The labels of the ``incoming`` edges (those that will end at the new
+    shape) are obstacles wherever they are: they stay beside their flow.
+    """
     du, dv = (size[1], size[0]) if diagram.vertical else size
     band = _band(diagram, target_shape, dv)
     target = diagram.box(target_shape)
     own = {target_shape, *diagram.attached_to(target_shape)}
-    own_boxes = [diagram.box(s) for s in own] + [diagram.box(b) for s in own for b in diagram.labels(s)]
+    own_boxes = [diagram.box(s) for s in own] + [diagram.box(b) for s in own for b in diagram.drawn_labels(s)]
     ahead = min([target.u] + [b.u for b in own_boxes if b.crosses_band(*band)])
     blocking = [b.u_end for b in diagram.obstacles(own) if b.crosses_band(*band) and b.u < ahead]
+    blocking += [b.u_end for edge in incoming for b in map(diagram.box, diagram.drawn_labels(edge))
+                 if b.crosses_band(*band)]
     containers = diagram.containers_of(target_shape)
     content_start = max((diagram.content(c).u for c in containers), default=None)
     obstacle = max(blocking, default=None)

@@ -9,7 +9,8 @@ BPMN, per plane:
 
 * two shapes overlap (pools, lanes, expanded sub-processes and groups are
   frames, not shapes here; a boundary event may overlap its host);
-* a label overlaps a shape other than its owner;
+* a label overlaps a shape other than its owner (only labels bpmn-js
+  draws count: a named event's, gateway's, data reference's or flow's);
 * a boundary event's centre is not on its host's border;
 * an edge does not start on its source's shape or end on its target's;
 * a flow node is not inside its lanes, its expanded sub-process or its pool;
@@ -29,13 +30,14 @@ from lxml import etree
 
 from seams.vocab import BPMN_NS, BPMNDI_NS, DC_NS, DI_NS
 
-from .bpmn_layout import is_expanded
+from .bpmn_layout import draws_external_label, is_expanded
 
 TOLERANCE = 1.0  # modelers round docking points; a pixel is not a problem
 
 _B, _BPMNDI, _DC, _DI = (f"{{{ns}}}" for ns in (BPMN_NS, BPMNDI_NS, DC_NS, DI_NS))
 _FRAMES = {"participant", "lane", "group"}
 _FLOW_NODE_PARENTS = {"process", "subProcess", "transaction", "adHocSubProcess"}
+_ACTIVITIES = {"task", "subProcess", "transaction", "adHocSubProcess", "callActivity"}
 _DRG = ("decision", "inputData", "businessKnowledgeModel", "knowledgeSource")
 
 Rect = tuple[float, float, float, float]
@@ -65,7 +67,7 @@ def _bpmn_problems(root: etree._Element) -> Iterator[str]:
         labels: list[tuple[str, Rect]] = []
         for shape in plane.iter(f"{_BPMNDI}BPMNShape"):
             ref, rect = shape.get("bpmnElement"), _rect(shape.find(f"{_DC}Bounds"))
-            if rect is None:
+            if rect is None or ref is None:
                 continue
             element = elements.get(ref)
             kind = _local(element)
@@ -73,10 +75,9 @@ def _bpmn_problems(root: etree._Element) -> Iterator[str]:
                 frames[ref] = rect
             else:
                 shapes[ref] = rect
-            labels += [(ref, r) for b in shape.iterfind(f"{_BPMNDI}BPMNLabel/{_DC}Bounds") if (r := _rect(b))]
+            labels += _drawn_labels(shape, element)
         for edge in plane.iter(f"{_BPMNDI}BPMNEdge"):
-            ref = edge.get("bpmnElement")
-            labels += [(ref, r) for b in edge.iterfind(f"{_BPMNDI}BPMNLabel/{_DC}Bounds") if (r := _rect(b))]
+            labels += _drawn_labels(edge, elements.get(edge.get("bpmnElement")))
         hosts = {ref: elements[ref].get("attachedToRef") for ref in shapes
                  if _local(elements.get(ref)) == "boundaryEvent"}
         yield from _overlaps(shapes, hosts)
@@ -91,6 +92,14 @@ def _bpmn_problems(root: etree._Element) -> Iterator[str]:
         every = {**frames, **shapes}
         yield from _edge_problems(plane, elements, every)
         yield from _containment(root, elements, shapes, frames)
+
+
+def _drawn_labels(owner: etree._Element, element: etree._Element | None) -> list[tuple[str, Rect]]:
+    """Label bounds bpmn-js draws (a named event, gateway, data reference or flow), whatever the DI keeps."""
+    if element is None or not draws_external_label(element):
+        return []
+    rects = (_rect(b) for b in owner.iterfind(f"{_BPMNDI}BPMNLabel/{_DC}Bounds"))
+    return [(element.get("id"), r) for r in rects if r is not None]
 
 
 def _overlaps(shapes: dict[str, Rect], hosts: dict[str, str | None]) -> Iterator[str]:
@@ -133,13 +142,21 @@ def _containment(
     for node_id, rect in shapes.items():
         element = elements.get(node_id)
         parent = element.getparent() if element is not None else None
-        if parent is None or _local(parent) not in _FLOW_NODE_PARENTS or _local(element) == "boundaryEvent":
+        if parent is None or _local(parent) not in _FLOW_NODE_PARENTS or not _is_flow_node(element):
             continue
         around: list[str | None] = list(lanes_of.get(node_id, []))
         around.append(parent.get("id") if _local(parent) != "process" else pools.get(parent.get("id")))
         for frame in around:
             if frame in frames and not _inside(rect, frames[frame]):
                 yield f"{node_id} is not inside {frame}"
+
+
+def _is_flow_node(element: etree._Element | None) -> bool:
+    """An event, gateway or activity that a lane or container holds (not an artifact, not a boundary event)."""
+    kind = _local(element) or ""
+    if kind == "boundaryEvent":
+        return False
+    return kind.endswith(("Event", "Gateway", "Task")) or kind in _ACTIVITIES
 
 
 # -- DMN ----------------------------------------------------------------------------
@@ -155,6 +172,8 @@ def _dmn_problems(root: etree._Element) -> Iterator[str]:
         shapes = {}
         for shape in (e for e in diagram if _local(e) == "DMNShape"):
             ref = shape.get("dmnElementRef")
+            if ref is None:
+                continue
             drawn.add(ref)
             rect = _rect(next((c for c in shape if _local(c) == "Bounds"), None))
             if rect is not None:

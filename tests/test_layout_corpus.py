@@ -285,3 +285,33 @@ def test_moddle_reports_no_new_warning_after_any_edit(tmp_path: Path) -> None:
 def _general(warning: str) -> str:
     """A warning without its line and column, which an edit shifts."""
     return re.sub(r"\s*line: \d+\s*column: \d+", "", warning)
+
+
+# -- what running every edit on public suites taught (tests/run_layout_corpus.py) ------------
+
+
+def test_a_task_leaving_its_annotation_behind_keeps_the_association_attached() -> None:
+    path = DIAGRAMS / "legacy_subprocess.bpmn"
+    before = boxes(parse_xml(path.read_bytes(), source=path.name).getroot())
+    after_root, _ = insert(path, "Task_0fix")
+    after = boxes(after_root)
+    assert after["Task_0fix"][0] > before["Task_0fix"][0]
+    assert after["TextAnnotation_0note"] == before["TextAnnotation_0note"]
+    edge = next(e for e in after_root.iter(f"{BPMNDI}BPMNEdge") if e.get("bpmnElement") == "Association_0note")
+    points = [(float(p.get("x")), float(p.get("y"))) for p in edge.iter(f"{DI}waypoint")]
+    assert points[0] == (after["Task_0fix"][0] + 50, 150) and points[-1] == (520, 280)
+    assert len(points) == 4  # a jog keeps the segments right-angled
+
+
+def test_a_label_bpmn_js_does_not_draw_is_no_obstacle_and_no_problem() -> None:
+    """A task's DI label (its name is drawn inside it) and an unnamed element's label are not drawn."""
+    path = DIAGRAMS / "legacy_subprocess.bpmn"
+    root = parse_xml(path.read_bytes(), source=path.name).getroot()
+    assert problems(root) == []  # Task_0fix's DI label lies over SequenceFlow_1c's end event area
+    unnamed = mutated(DIAGRAMS / "lanes_nested_c7.bpmn", '<bpmn:startEvent id="StartEvent_1" name="Order received">',
+                      '<bpmn:startEvent id="StartEvent_1">')
+    moved = mutated(DIAGRAMS / "lanes_nested_c7.bpmn", '<dc:Bounds x="242" y="148" width="76" height="14" />',
+                    '<dc:Bounds x="342" y="148" width="76" height="14" />')
+    assert "label of StartEvent_1 overlaps Task_Enter" in problems(moved)
+    moved_unnamed = etree.fromstring(etree.tostring(moved).replace(b' name="Order received"', b""))
+    assert problems(unnamed) == [] and "label of StartEvent_1 overlaps Task_Enter" not in problems(moved_unnamed)
