@@ -110,7 +110,8 @@ def set_condition(payload: Payload, flow_id: str, text: str, *, name: str | None
     ``name`` renames a flow that has a name: its old name described the old
     condition, and a label must not restate a rule that now lives elsewhere.
     The old name is kept as the flow's documentation when it has none, and an
-    edge label's bounds are re-estimated around their centre (docs/edit.md).
+    edge label's bounds are re-estimated for the new text and kept clear of
+    shapes where one of a few spots near the old label is (docs/edit.md).
     """
     flow = _element(payload, flow_id)
     if flow.tag != f"{_B}sequenceFlow":
@@ -172,9 +173,10 @@ def _rename_flow(payload: Payload, flow: etree._Element, name: str) -> None:
     diagram = Diagram(edge.getparent(), kinds, vertical=False)
     shapes = [diagram.box(shape) for shape in diagram.shapes if not diagram.is_frame(shape)]
     middle, right, low = x + (width - new_width) / 2, x + width - new_width, y + height - new_height
-    candidates = [(middle, y), (x, y), (right, y), (middle, low), (x, low), (right, low)]
+    rows = (y, low, y - new_height - 4, y + height + 4)  # in place, bottom-aligned, above, below
+    candidates = [(column, row) for row in rows for column in (middle, x, right)]
     free = [(cx, cy) for cx, cy in candidates if not any(_overlaps((cx, cy, new_width, new_height), b) for b in shapes)]
-    new_x, new_y = (free or candidates)[0]  # the first place clear of every shape, else the centred one
+    new_x, new_y = (free or candidates)[0]  # the first spot clear of every shape, else the centred one
     for key, value in (("x", new_x), ("y", new_y), ("width", new_width), ("height", new_height)):
         if float(bounds.get(key)) != round(value):
             bounds.set(key, coordinate_text(round(value)))
