@@ -2,9 +2,11 @@
 
 A modeler reviews the diff and then opens the file in Camunda Modeler, so an
 edit keeps both halves of the payload in step: the semantic half
-(``sourceRef``/``targetRef`` and the ``incoming``/``outgoing`` refs) and the
-diagram half (a shape for the new task, edges that still meet their shapes,
-downstream shapes moved right when there is no room). Nothing else changes.
+(``sourceRef``/``targetRef``, the ``incoming``/``outgoing`` refs and the lanes'
+``flowNodeRef``s) and the diagram half (a shape for the new task inside its
+target's pool, lanes and sub-process, edges that still meet their shapes,
+downstream shapes moved along the flow when there is no room; the rules are
+in ``bpmn_layout``). Nothing else changes.
 """
 
 from __future__ import annotations
@@ -20,16 +22,22 @@ from lxml import etree
 
 from seams.errors import EditError
 from seams.vocab import BPMN_NS, BPMNDI_NS, CAMUNDA_NS, DC_NS, DI_NS, ZEEBE_NS
+from seams_edit.bpmn_layout import (
+    TASK_HEIGHT,
+    TASK_WIDTH,
+    Box,
+    Diagram,
+    flows_top_down,
+    place_before,
+    reroute_end,
+    straight_edge,
+)
 from seams_edit.xml import Payload, check_characters, coordinate_text, ensure_namespace, insert_child, remove_child
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 CONVENTIONAL_PREFIXES = {CAMUNDA_NS: "camunda", ZEEBE_NS: "zeebe", XSI_NS: "xsi"}
-TASK_WIDTH, TASK_HEIGHT = 100, 80  # the size Camunda Modeler gives a task
-GAP = 50  # the horizontal distance Camunda Modeler keeps between elements
 
 _B, _BPMNDI, _DC, _DI = (f"{{{ns}}}" for ns in (BPMN_NS, BPMNDI_NS, DC_NS, DI_NS))
-_CONTAINERS = {"participant", "lane", "group"}
-_EXPANDABLE = {"subProcess", "transaction", "adHocSubProcess"}  # containers only when drawn expanded
 _FLOW_NODE_CONTAINERS = {f"{_B}process", f"{_B}subProcess", f"{_B}transaction", f"{_B}adHocSubProcess"}
 _ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
@@ -93,6 +101,7 @@ def insert_task_before(
     etree.SubElement(task, f"{_B}outgoing").text = flow_id
     insert_child(process, task, process.index(target))
 
+    _join_lanes(payload, target_id, task_id)
     for flow in incoming:
         flow.set("targetRef", task_id)
     _point_incoming_refs(target, redirected, flow_id)
@@ -103,12 +112,21 @@ def insert_task_before(
     return _place_in_diagram(payload, target_id, task_id, flow_id, redirected, ids)
 
 
-def set_condition(payload: Payload, flow_id: str, text: str) -> None:
-    """Rewrite (or create) a sequence flow's condition, keeping its element and style."""
+def set_condition(payload: Payload, flow_id: str, text: str, *, name: str | None = None) -> None:
+    """Rewrite (or create) a sequence flow's condition, keeping its element and style.
+
+    ``name`` renames a flow that has a name: its old name described the old
+    condition, and a label must not restate a rule that now lives elsewhere.
+    The old name is kept as the flow's documentation when it has none, and an
+    edge label's bounds are re-estimated for the new text and kept clear of
+    shapes where one of a few spots near the old label is (docs/edit.md).
+    """
     flow = _element(payload, flow_id)
     if flow.tag != f"{_B}sequenceFlow":
         raise EditError(f"{payload.source}: {flow_id} is a {etree.QName(flow).localname}, not a sequenceFlow")
-    check_characters(payload.source, flow_id, [text])
+    check_characters(payload.source, flow_id, [text, name or ""])
+    if name is not None and (flow.get("name") or "").strip() and flow.get("name") != name:
+        _rename_flow(payload, flow, name)
     condition = flow.find(f"{_B}conditionExpression")
     if condition is not None:
         condition.text = text
@@ -120,6 +138,68 @@ def set_condition(payload: Payload, flow_id: str, text: str) -> None:
     condition = etree.Element(f"{_B}conditionExpression", {f"{{{XSI_NS}}}type": expression_type})
     condition.text = text
     insert_child(flow, condition)
+
+
+_TESTED_VALUE = re.compile(
+    r"""^\s*(?:[$#]\{\s*)?=?\s*(?P<name>[A-Za-z_][\w.]*)\s*(?:==|=|\beq\b)\s*
+        (?:"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)'|(?P<bare>-?\d+(?:\.\d+)?|true|false|True|False))\s*\}?\s*$""",
+    re.X,
+)
+
+
+def outcome_name(condition: str, variable: str) -> str:
+    """The name a flow gets when its condition becomes ``condition`` on a decision's output ``variable``.
+
+    A test of one value (``escalation == "hr"``, JUEL ``${escalation == 'hr'}``,
+    FEEL ``=escalation = "hr"``) names the flow by that value, as flows leaving
+    a decision-driven gateway are named in Camunda examples; any other
+    condition names it by its own text.
+    """
+    match = _TESTED_VALUE.match(condition)
+    if match and match.group("name") == variable:
+        return next(v for v in (match.group("dq"), match.group("sq"), match.group("bare")) if v is not None)
+    return condition.strip()
+
+
+def _rename_flow(payload: Payload, flow: etree._Element, name: str) -> None:
+    old = flow.get("name") or ""
+    flow.set("name", name)
+    if flow.find(f"{_B}documentation") is None:
+        documentation = etree.Element(f"{_B}documentation")
+        documentation.text = old
+        insert_child(flow, documentation, 0)
+    edge = _di_of(payload.root, f"{_BPMNDI}BPMNEdge", flow.get("id"))
+    if edge is None or edge.find(f"{_BPMNDI}BPMNLabel/{_DC}Bounds") is None:
+        return
+    bounds = edge.find(f"{_BPMNDI}BPMNLabel/{_DC}Bounds")
+    try:
+        x, y, width, height = (float(bounds.get(k)) for k in ("x", "y", "width", "height"))
+    except (TypeError, ValueError):
+        raise EditError(f"{payload.source}: {flow.get('id')}: its label has bounds that are not numbers") from None
+    new_width, new_height = label_size(name)
+    kinds = {e.get("id"): e for e in payload.root.iter() if e.get("id") is not None}
+    diagram = Diagram(edge.getparent(), kinds, vertical=False)
+    shapes = [diagram.box(shape) for shape in diagram.shapes if not diagram.is_frame(shape)]
+    middle, right, low = x + (width - new_width) / 2, x + width - new_width, y + height - new_height
+    rows = (y, low, y - new_height - 4, y + height + 4)  # in place, bottom-aligned, above, below
+    candidates = [(column, row) for row in rows for column in (middle, x, right)]
+    free = [(cx, cy) for cx, cy in candidates if not any(_overlaps((cx, cy, new_width, new_height), b) for b in shapes)]
+    new_x, new_y = (free or candidates)[0]  # the first spot clear of every shape, else the centred one
+    for key, value in (("x", new_x), ("y", new_y), ("width", new_width), ("height", new_height)):
+        if float(bounds.get(key)) != round(value):
+            bounds.set(key, coordinate_text(round(value)))
+
+
+def _overlaps(rect: tuple[float, float, float, float], box: Box) -> bool:
+    x, y, width, height = rect
+    return x < box.u_end and box.u < x + width and y < box.v_end and box.v < y + height
+
+
+def label_size(text: str) -> tuple[int, int]:
+    """An estimate of the box bpmn-js gives an external label: 11px text, wrapped at 90px, 14px a line."""
+    per_line = 15  # characters of about 6px in a 90px line
+    lines = max(1, math.ceil(len(text) / per_line))
+    return min(90, max(6, len(text) * 6)), 14 * lines
 
 
 # -- semantic half ------------------------------------------------------------------
@@ -198,6 +278,16 @@ def _point_incoming_refs(target: etree._Element, redirected: tuple[str, ...], fl
     insert_child(target, ref, target.index(leading[-1]) + 1 if leading else 0)
 
 
+def _join_lanes(payload: Payload, target_id: str, task_id: str) -> None:
+    """The new node joins every lane its target is in, at every nesting level, listed right after it."""
+    for ref in list(payload.root.iter(f"{_B}flowNodeRef")):
+        if (ref.text or "").strip() == target_id:
+            new = etree.Element(f"{_B}flowNodeRef")
+            new.text = task_id
+            lane = ref.getparent()
+            insert_child(lane, new, lane.index(ref) + 1)
+
+
 # -- diagram half -------------------------------------------------------------------
 
 
@@ -210,26 +300,22 @@ def _place_in_diagram(
         return InsertResult(task_id, flow_id, redirected, None, None, 0)
     plane = target_shape.getparent()
     kinds = {e.get("id"): e for e in root.iter() if e.get("id") is not None}
-    tx, ty, _, th = _bounds(target_shape)
-    middle = ty + th / 2
-    top = middle - TASK_HEIGHT / 2
-    left = _obstacle_edge(plane, target_shape, tx, top, kinds)
-    shift = 0 if left is None else max(0, math.ceil(TASK_WIDTH + 2 * GAP - (tx - left)))
-    if shift:
-        _shift_right(plane, tx, shift, kinds)
-    tx += shift
-    task_x = tx - GAP - TASK_WIDTH if left is None else left + (tx - left - TASK_WIDTH) // 2
+    diagram = Diagram(plane, kinds, vertical=flows_top_down(plane, kinds, target_shape))
+    incoming = [e for ref in redirected if (e := _di_of(plane, f"{_BPMNDI}BPMNEdge", ref)) is not None]
+    placement = place_before(diagram, target_shape, (TASK_WIDTH, TASK_HEIGHT), incoming)
+    box = placement.box
 
     shape_id = _unique_id(f"{task_id}_di", ids)
     shape = etree.Element(f"{_BPMNDI}BPMNShape", {"id": shape_id, "bpmnElement": task_id})
-    etree.SubElement(shape, f"{_DC}Bounds", {"x": coordinate_text(task_x), "y": coordinate_text(top),
-                                             "width": str(TASK_WIDTH), "height": str(TASK_HEIGHT)})
+    x, y, width, height = diagram.physical(box)
+    etree.SubElement(shape, f"{_DC}Bounds", {"x": coordinate_text(x), "y": coordinate_text(y),
+                                             "width": coordinate_text(width), "height": coordinate_text(height)})
     insert_child(plane, shape, plane.index(target_shape))
     names_shapes = False  # older modelers also name an edge's shapes (sourceElement/targetElement)
     for ref in redirected:
         edge = _di_of(plane, f"{_BPMNDI}BPMNEdge", ref)
         if edge is not None:
-            _reroute_end(edge, task_x, top, middle)
+            reroute_end(diagram, edge, box)
             if edge.get("targetElement") is not None:
                 edge.set("targetElement", shape_id)
                 names_shapes = True
@@ -239,91 +325,11 @@ def _place_in_diagram(
     if names_shapes and target_shape.get("id") is not None:
         edge.set("sourceElement", shape_id)
         edge.set("targetElement", target_shape.get("id"))
-    for x in (task_x + TASK_WIDTH, tx):
-        etree.SubElement(edge, f"{_DI}waypoint", {"x": coordinate_text(x), "y": coordinate_text(middle)})
+    straight_edge(diagram, edge, [(box.u_end, placement.line_v), (placement.target.u, placement.line_v)])
     edges = list(plane.iterchildren(f"{_BPMNDI}BPMNEdge"))
     insert_child(plane, edge, plane.index(edges[-1]) + 1 if edges else None)
-    return InsertResult(task_id, flow_id, redirected, shape_id, edge_id, shift)
+    return InsertResult(task_id, flow_id, redirected, shape_id, edge_id, placement.shift)
 
 
 def _di_of(scope: etree._Element, tag: str, element_id: str) -> etree._Element | None:
     return next((e for e in scope.iter(tag) if e.get("bpmnElement") == element_id), None)
-
-
-def _bounds(shape: etree._Element) -> tuple[float, float, float, float]:
-    bounds = shape.find(f"{_DC}Bounds")
-    x, y, width, height = (float(bounds.get(k, "0")) for k in ("x", "y", "width", "height"))
-    return x, y, width, height
-
-
-def _is_container(shape: etree._Element, kinds: dict[str, etree._Element]) -> bool:
-    element = kinds.get(shape.get("bpmnElement"))
-    kind = etree.QName(element).localname if element is not None else None
-    return kind in _CONTAINERS or (kind in _EXPANDABLE and shape.get("isExpanded") == "true")
-
-
-def _obstacle_edge(
-    plane: etree._Element, target_shape: etree._Element, tx: float, top: float, kinds: dict[str, etree._Element]
-) -> float | None:
-    """The right edge of the nearest shape left of the target in the new task's row."""
-    edges = []
-    for shape in plane.iterchildren(f"{_BPMNDI}BPMNShape"):
-        if shape is target_shape or shape.find(f"{_DC}Bounds") is None or _is_container(shape, kinds):
-            continue
-        x, y, width, height = _bounds(shape)
-        if x + width <= tx and y < top + TASK_HEIGHT and y + height > top:
-            edges.append(x + width)
-    return max(edges, default=None)
-
-
-def _shift_right(plane: etree._Element, from_x: float, shift: float, kinds: dict[str, etree._Element]) -> None:
-    """Move everything at or right of ``from_x`` right; widen the pools and lanes it sits in."""
-    for shape in plane.iterchildren(f"{_BPMNDI}BPMNShape"):
-        if shape.find(f"{_DC}Bounds") is None:
-            continue
-        x, _, width, _ = _bounds(shape)
-        if x >= from_x:
-            for bounds in shape.iter(f"{_DC}Bounds"):
-                bounds.set("x", coordinate_text(float(bounds.get("x")) + shift))
-        elif x + width > from_x and _is_container(shape, kinds):
-            shape.find(f"{_DC}Bounds").set("width", coordinate_text(width + shift))
-    for edge in plane.iterchildren(f"{_BPMNDI}BPMNEdge"):
-        for point in [*edge.iterchildren(f"{_DI}waypoint"), *edge.iter(f"{_DC}Bounds")]:
-            if float(point.get("x")) >= from_x:
-                point.set("x", coordinate_text(float(point.get("x")) + shift))
-
-
-def _reroute_end(edge: etree._Element, task_x: float, top: float, middle: float) -> None:
-    """End an edge at the new task with right-angled segments, keeping its start."""
-    points = list(edge.iterchildren(f"{_DI}waypoint"))
-    if not points:
-        return
-    coords = [(float(p.get("x")), float(p.get("y"))) for p in points]
-    kept = []
-    for x, y in coords:
-        if x >= task_x:
-            break
-        kept.append((x, y))
-    kept = kept or coords[:1]
-    px, py = kept[-1]
-    if px < task_x:
-        bend = px + (task_x - px) // 2
-        tail = [(task_x, middle)] if py == middle else [(bend, py), (bend, middle), (task_x, middle)]
-    else:  # the flow comes from above or below: enter the task's top or bottom
-        centre, entry = task_x + TASK_WIDTH / 2, top if py < middle else top + TASK_HEIGHT
-        bend = py + (entry - py) // 2
-        tail = [(px, bend), (centre, bend), (centre, entry)]
-    route: list[tuple[float, float]] = []
-    for point in kept + tail:
-        if not route or route[-1] != point:
-            route.append(point)
-    for element, (x, y) in zip(points, route):
-        for key, value in (("x", x), ("y", y)):
-            if float(element.get(key)) != value:
-                element.set(key, coordinate_text(value))
-    for element in points[len(route):]:
-        remove_child(element)
-    for x, y in route[len(points):]:
-        point = etree.Element(f"{_DI}waypoint", {"x": coordinate_text(x), "y": coordinate_text(y)})
-        insert_child(edge, point, edge.index(list(edge.iterchildren(f"{_DI}waypoint"))[-1]) + 1)
-

@@ -3,8 +3,10 @@
 A new decision is written the way dmn-js (Camunda Modeler) writes one: the
 DMN namespace as the default namespace, a ``decisionTable`` with ``input``s,
 one ``output`` and ``rule``s, and a ``DMNShape`` in the DMNDI diagram so the
-decision shows up when the modeler opens the file. Ids are derived from the
-decision id, so the same suggestion always gives the same bytes.
+decision shows up when the modeler opens the file. A file drawn without a
+DMNDI diagram stays without one: a diagram holding only the new decision
+would hide every other decision from dmn-js' DRD view. Ids are derived from
+the decision id, so the same suggestion always gives the same bytes.
 
 The edit keeps the file's DMN version (1.1 to 1.5, seams.vocab.DMN_VERSIONS):
 the decision is written in the namespaces of the file's root, and a DMN 1.1
@@ -104,7 +106,8 @@ def add_decision(
             problem = "already exists" if new_id in existing else "is not a valid id"
             raise EditError(f"{source}: {decision_id}: id {new_id} {problem}")
 
-    position = _shape_position(payload, decision_id, spaces) if spaces.dmndi is not None else None
+    drawn = spaces.dmndi is not None and _diagram(payload, spaces) is not None
+    position = _shape_position(payload, decision_id, spaces) if drawn else None
     for element in decision.iter():  # built in DMN 1.3's namespace: into the file's own
         element.tag = element.tag.replace(_D, f"{{{spaces.model}}}", 1)
     decisions = list(definitions.iterchildren(f"{{{spaces.model}}}decision"))
@@ -114,7 +117,7 @@ def add_decision(
     etree.cleanup_namespaces(decision)  # the 1.3 namespace it was built in is no longer used
     if position is not None:
         _add_shape(payload, decision_id, position, spaces)
-    else:
+    elif spaces.dmndi is None:  # DMN 1.1: Camunda Modeler's own bounds, where the file keeps them
         _add_biodi_bounds(payload, decision, spaces)
 
 
@@ -177,6 +180,13 @@ def _shape_position(payload: Payload, decision_id: str, spaces: DmnNamespaces) -
         return FIRST_POSITION
     right, top = max(corners, key=lambda corner: corner[0])
     return right + GAP, top
+
+
+def _diagram(payload: Payload, spaces: DmnNamespaces) -> etree._Element | None:
+    """The file's first DMNDI diagram, or None when it is drawn without one."""
+    if spaces.dmndi is None:
+        return None
+    return payload.root.find(f"{{{spaces.dmndi}}}DMNDI/{{{spaces.dmndi}}}DMNDiagram")
 
 
 def _add_shape(payload: Payload, decision_id: str, position: tuple[float, float], spaces: DmnNamespaces) -> None:

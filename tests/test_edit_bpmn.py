@@ -18,7 +18,7 @@ from lxml import etree
 from seams.errors import EditError
 from seams.model.payloads import parse_xml
 from seams.vocab import BPMN_NS, BPMNDI_NS, CAMUNDA_NS, DC_NS, DI_NS, ZEEBE_NS
-from seams_edit.bpmn import insert_task_before, set_condition
+from seams_edit.bpmn import insert_task_before, outcome_name, set_condition
 from seams_edit.xml import load_payload, save_payload
 
 FIXTURES = Path(__file__).parent / "fixtures" / "edit_xml"
@@ -210,9 +210,10 @@ def test_a_flow_from_above_enters_the_task_from_the_top() -> None:
     result = insert_task_before(payload, "Event_Escalated", tag="task", task_id="Activity_Tell", name="Tell")
     root = parse_xml(save_payload(payload), source="leave_minimal.bpmn").getroot()
     assert result.shift == 0  # nothing stands left of the end event in its row
-    assert shape_boxes(root)["Activity_Tell"] == (222, 190, 100, 80)
+    # the event's name label (x=366) starts left of the event (x=372): the task keeps clear of it
+    assert shape_boxes(root)["Activity_Tell"] == (216, 190, 100, 80)
     edge = root.find(f".//{BPMNDI}BPMNEdge[@bpmnElement='Flow_Long']")
-    assert [(p.get("x"), p.get("y")) for p in edge] == [("290", "142"), ("290", "166"), ("272", "166"), ("272", "190")]
+    assert [(p.get("x"), p.get("y")) for p in edge] == [("290", "142"), ("290", "166"), ("266", "166"), ("266", "190")]
     assert_flows_in_step(root)
     assert_diagram_readable(root)
 
@@ -359,3 +360,52 @@ def test_text_xml_cannot_hold_is_refused() -> None:
     with pytest.raises(EditError, match="leave_minimal.bpmn: Activity_X: 'a\\\\x02' has a character"):
         insert_task_before(payload, "Gateway_Days", tag="task", task_id="Activity_X", name="a\x02")
     assert save_payload(payload) == data
+
+
+# -- flow names after a new condition --------------------------------------------------------
+
+DIAGRAMS = Path(__file__).parent / "fixtures" / "diagrams"
+
+
+@pytest.mark.parametrize("condition,name", [
+    ('escalation == "hr"', "hr"),
+    ("${escalation == 'hr'}", "hr"),
+    ('=escalation = "hr"', "hr"),
+    ("escalation == 3", "3"),
+    ('escalation != "none"', 'escalation != "none"'),
+    ('other == "hr"', 'other == "hr"'),
+    ("hr_needed", "hr_needed"),
+])
+def test_a_flow_is_named_by_the_value_its_new_condition_tests(condition: str, name: str) -> None:
+    assert outcome_name(condition, "escalation") == name
+
+
+def test_a_renamed_flow_keeps_its_old_name_as_documentation_and_its_label_is_resized() -> None:
+    data = (DIAGRAMS / "lanes_nested_c7.bpmn").read_bytes()
+    payload = load_payload(data, source="lanes.bpmn")
+    set_condition(payload, "Flow_Large", '${route == "review"}', name="review")
+    assert line_diff(data, save_payload(payload)) == [
+        '-    <bpmn:sequenceFlow id="Flow_Large" name="large" sourceRef="Gateway_Check" targetRef="Task_Approve">',
+        '-      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">'
+        '${amount &gt; 1000}</bpmn:conditionExpression>',
+        '+    <bpmn:sequenceFlow id="Flow_Large" name="review" sourceRef="Gateway_Check" targetRef="Task_Approve">',
+        "+      <bpmn:documentation>large</bpmn:documentation>",
+        '+      <bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">'
+        '${route == "review"}</bpmn:conditionExpression>',
+        '-          <dc:Bounds x="528" y="323" width="27" height="14" />',
+        '+          <dc:Bounds x="524" y="323" width="36" height="14" />',
+    ]
+
+
+def test_a_flow_without_a_name_or_with_documentation_is_not_given_either() -> None:
+    data = (FIXTURES / "leave_minimal.bpmn").read_bytes()
+    payload = load_payload(data, source="leave.bpmn")
+    flow = next(f for f in payload.root.iter(f"{B}sequenceFlow") if f.get("id") == "Flow_Short")
+    flow.attrib.pop("name", None)
+    set_condition(payload, "Flow_Short", "days <= 5", name="short")
+    assert flow.get("name") is None and flow.find(f"{B}documentation") is None
+    documentation = etree.SubElement(flow, f"{B}documentation")
+    documentation.text = "kept"
+    flow.set("name", "old")
+    set_condition(payload, "Flow_Short", "days <= 6", name="short")
+    assert flow.get("name") == "short" and [d.text for d in flow.iter(f"{B}documentation")] == ["kept"]

@@ -88,10 +88,19 @@ def test_escalation_changes_only_the_expected_lines(tmp_path):
                         if "<dc:Bounds" not in line and "<di:waypoint" not in line and line.strip() not in moved]
     assert semantic_removed == [
         '<bpmn:sequenceFlow id="Flow_6" sourceRef="Task_RecordLeave" targetRef="Gateway_Escalate" />',
+        '<bpmn:sequenceFlow id="Flow_HR" name="long or unpaid" sourceRef="Gateway_Escalate" targetRef="Task_HRReview">',
         '<bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">'
         '<![CDATA[days > 20 or leave_type == "unpaid"]]></bpmn:conditionExpression>',
+        '<bpmn:sequenceFlow id="Flow_Done" name="otherwise" sourceRef="Gateway_Escalate" targetRef="EndEvent_Done">',
         '<bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">'
         '<![CDATA[days <= 20 and leave_type != "unpaid"]]></bpmn:conditionExpression>',
+    ]
+    # the flows are named by the value their new condition tests; the old names stay as documentation
+    assert [line.strip() for line in added if "Flow_HR\"" in line or "Flow_Done\"" in line or "documentation" in line] == [
+        '<bpmn:sequenceFlow id="Flow_HR" name="hr" sourceRef="Gateway_Escalate" targetRef="Task_HRReview">',
+        "<bpmn:documentation>long or unpaid</bpmn:documentation>",
+        '<bpmn:sequenceFlow id="Flow_Done" name="none" sourceRef="Gateway_Escalate" targetRef="EndEvent_Done">',
+        "<bpmn:documentation>otherwise</bpmn:documentation>",
     ]
     assert ('    <bpmn:businessRuleTask id="Task_Escalation" name="Escalation" camunda:resultVariable="escalation" '
             'camunda:decisionRef="Decision_Escalation" camunda:mapDecisionResult="singleEntry">') in added

@@ -37,7 +37,7 @@ from seams.model.loading import Model, PayloadFile
 from seams.suggestions.answer import Suggestion, feel_literal, output_datatype, output_variable
 from seams.suggestions.candidates import Candidate, candidate_for, find_candidates
 from seams_edit import Patch, apply_patch
-from seams_edit.bpmn import insert_task_before, set_condition
+from seams_edit.bpmn import insert_task_before, outcome_name, set_condition
 from seams_edit.dmn import add_decision, new_dmn_payload
 from seams_edit.xml import load_payload, save_payload
 
@@ -202,8 +202,8 @@ class _Builder:
         attributes, children = self._decision_reference(bpmn)
         insert_task_before(payload, s.gateway, tag="businessRuleTask", task_id=task_id, name=s.decision_name,
                            attributes=attributes, children=children)
-        for flow_id, text in s.conditions:
-            set_condition(payload, flow_id, text)
+        for flow_id, text in s.conditions:  # a flow's name described its old condition (docs/edit.md)
+            set_condition(payload, flow_id, text, name=outcome_name(text, s.output))
         return save_payload(payload)
 
     def _decision_reference(self, bpmn: PayloadFile) -> tuple[dict[str, str], list[etree._Element]]:
