@@ -1,0 +1,219 @@
+"""The type of every variable, written once: datatype, value kind, DMN typeRefs, form rules.
+
+A variable's ``seam:datatype`` (an xsd name) fixes the kind of value the
+rule languages see (seams.lang.values) and the DMN ``typeRef`` names that may
+stand for it; every form or data shape field whose ``sh:path`` is the
+variable adds constraints. The table below is the only place these pairs are
+written; docs/model.md ("Types") shows it.
+
+Values are judged with seams.lang.field_values, the functions the plugin's
+contract item runs, so ``seams check`` and the acceptance items never
+disagree about whether a value is valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from typing import TYPE_CHECKING, Any
+
+from rdflib import URIRef
+
+from seams import vocab as V
+from seams.lang.field_values import as_date, constraint_problems, datatype_problem
+from seams.lang.values import BOOLEAN, DATE, NUMBER, STRING
+
+if TYPE_CHECKING:
+    from seams.model.loading import Model
+    from seams.model.view import Field
+
+# xsd local name -> (value kind, DMN typeRefs that may stand for it)
+DATATYPES: dict[str, tuple[str, frozenset[str]]] = {
+    "string": (STRING, frozenset({"string"})),
+    "integer": (NUMBER, frozenset({"number", "integer", "long", "int"})),
+    "decimal": (NUMBER, frozenset({"number", "double", "decimal"})),
+    "boolean": (BOOLEAN, frozenset({"boolean"})),
+    "date": (DATE, frozenset({"date"})),
+}
+"""The one mapping table: each supported ``seam:datatype`` with its value kind and typeRefs.
+
+A typeRef is compared after dropping a ``feel:`` prefix and lower-casing it
+(DMN 1.3 writes ``number``, Camunda 7 ``integer``/``long``/``double``)."""
+
+MAX_SAMPLES = 4096
+"""Most combinations of sample values a condition is evaluated on; beyond, it is not judged."""
+
+
+def local_datatype(datatype: Any) -> str | None:
+    """``xsd:decimal`` -> ``"decimal"``; another IRI as written; None for none."""
+    if datatype is None:
+        return None
+    text, xsd = str(datatype), str(V.XSD)
+    return text[len(xsd):] if text.startswith(xsd) else text
+
+
+def type_ref_name(type_ref: str) -> str:
+    """A DMN typeRef as the table compares it: no ``feel:`` prefix, lower case."""
+    name = type_ref.strip()
+    return (name[5:] if name.startswith("feel:") else name).lower()
+
+
+def field_rule(model: Model, shape: Any, field: Field) -> dict:
+    """One form field's constraints as plain data, keys in a fixed order (see seams.lang.field_values)."""
+    rule: dict[str, Any] = {"shape": model.qname(shape)}
+    if field.datatype is not None:
+        rule["datatype"] = local_datatype(field.datatype)
+    if field.in_values is not None:
+        rule["in"] = tuple(str(v) if isinstance(v, str) else v for v in field.in_values)
+    for key, value in (("minInclusive", field.min_inclusive), ("maxInclusive", field.max_inclusive),
+                       ("minExclusive", field.min_exclusive), ("maxExclusive", field.max_exclusive),
+                       ("pattern", field.pattern), ("minLength", field.min_length),
+                       ("maxLength", field.max_length)):
+        if value is not None:
+            rule[key] = str(value) if isinstance(value, str) else value
+    return rule
+
+
+@dataclass(frozen=True)
+class VariableType:
+    """What a variable may hold: its datatype (xsd local name), kind and field rules."""
+
+    iri: URIRef
+    name: str | None
+    datatype: str | None
+    rules: tuple[dict, ...]
+
+    @property
+    def kind(self) -> str | None:
+        """The value kind of the datatype, or None for a datatype the table does not know."""
+        entry = DATATYPES.get(self.datatype or "")
+        return entry[0] if entry else None
+
+    def problems(self, value: Any) -> list[tuple[str, str]]:
+        """(predicate, message) for each way ``value`` is not a value of this variable.
+
+        A value not of the datatype gets that one problem: its fields' bounds
+        and patterns would only repeat it in other words."""
+        wrong = datatype_problem(value, self.datatype)
+        if wrong:
+            return [("seam:datatype", wrong)]
+        found: list[tuple[str, str]] = []
+        for rule in self.rules:
+            found += constraint_problems(value, rule)
+        return list(dict.fromkeys(found))
+
+    def allows(self, value: Any) -> bool:
+        return not self.problems(value)
+
+    def finite_domain(self) -> tuple[Any, ...] | None:
+        """Every value the variable may hold, when that is a short list (booleans, sh:in)."""
+        if self.kind == BOOLEAN:
+            return (False, True)
+        for rule in self.rules:
+            if "in" in rule:
+                return tuple(runtime_value(v, self.datatype) for v in rule["in"] if self.allows(v))
+        return None
+
+    def samples(self, literals: list[Any]) -> list[Any] | None:
+        """Values of the variable's domain that tell apart every answer of a test whose literals
+        are ``literals``; None when the domain is not known well enough (no datatype)."""
+        finite = self.finite_domain()
+        if finite is not None:
+            return list(finite)
+        kind = self.kind
+        if kind is None:
+            return None
+        points = [v for v in literals if _kind_fits(v, kind)]
+        for rule in self.rules:
+            points += [rule[k] for k in ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
+                       if k in rule and _kind_fits(runtime_value(rule[k], self.datatype), kind)]
+        candidates = _around([runtime_value(p, self.datatype) for p in points], kind, self.datatype)
+        return [v for v in dict.fromkeys(candidates) if self.allows(v)]
+
+
+def _kind_fits(value: Any, kind: str) -> bool:
+    from seams.lang.values import kind_of
+
+    return kind_of(value) == kind
+
+
+def _around(points: list[Any], kind: str, datatype: str | None) -> list[Any]:
+    """Each point, a value just below and just above it, and a default when there is none."""
+    if kind == NUMBER:
+        numbers = [Decimal(str(p)) for p in points] or [Decimal(0)]
+        if datatype == "integer":
+            return [int(v) for p in numbers for v in (p.to_integral_value(rounding=ROUND_FLOOR) - 1,
+                                                       p.to_integral_value(rounding=ROUND_FLOOR),
+                                                       p.to_integral_value(rounding=ROUND_CEILING),
+                                                       p.to_integral_value(rounding=ROUND_CEILING) + 1)]
+        step = Decimal("0.001")
+        return [v for p in numbers for v in (p - step, p, p + step)]
+    if kind == DATE:
+        days = [p for p in points if type(p) is date]
+        return [d for p in days for d in _day_neighbours(p)] or [date(2000, 1, 1)]
+    if kind == STRING:
+        return [*points, *(p + "\0" for p in points), "", "seams-sample"]
+    return list(points)
+
+
+def _day_neighbours(day: date) -> list[date]:
+    out = [day]
+    if day > date.min:
+        out.append(day - timedelta(days=1))
+    if day < date.max:
+        out.append(day + timedelta(days=1))
+    return out
+
+
+def runtime_value(value: Any, datatype: str | None) -> Any:
+    """A JSON or RDF value as the process holds it: a date variable's ISO string becomes a date,
+    a decimal variable's float its exact Decimal."""
+    if datatype == "date" and isinstance(value, str):
+        return as_date(value) or value
+    if datatype == "decimal" and isinstance(value, float):
+        return Decimal(repr(value))
+    return value
+
+
+def variable_types(model: Model) -> dict[URIRef, VariableType]:
+    """Every variable's type, with the rules of every shape field on it (built once per check).
+
+    A field that contradicts its variable's datatype (its ``sh:datatype``, or a
+    bound of another kind) is left out: seams.checks.field_types reports the
+    field once, instead of every example and table cell reporting it again."""
+    view = model.view
+    rules: dict[URIRef, list[dict]] = {}
+    for form in view.forms.values():
+        for field in form.fields:
+            if field.path is not None:
+                rules.setdefault(field.path, []).append(field_rule(model, form.iri, field))
+    out = {}
+    for iri, variable in view.variables.items():
+        datatype = local_datatype(variable.datatype)
+        kept = tuple(rule for rule in rules.get(iri, ()) if not rule_contradicts(rule, datatype))
+        out[iri] = VariableType(iri=iri, name=variable.name, datatype=datatype, rules=kept)
+    return out
+
+
+BOUNDS = ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
+
+
+def rule_contradicts(rule: dict, datatype: str | None) -> str | None:
+    """Why a field's rule cannot hold for a variable of ``datatype`` (None if it can): another
+    ``sh:datatype``, or a bound of another kind than the datatype's values."""
+    if datatype not in DATATYPES:
+        return None
+    if rule.get("datatype") not in (None, datatype):
+        return f"sh:datatype xsd:{rule['datatype']}"
+    kind = DATATYPES[datatype][0]
+    for key in BOUNDS:
+        if key in rule and (kind not in (NUMBER, DATE, STRING)
+                            or not _kind_fits(runtime_value(rule[key], datatype), kind)):
+            return f"sh:{key}"
+    return None
+
+
+def describe_type(vtype: VariableType) -> str:
+    """``ex:days (xsd:integer)`` for messages."""
+    return f"xsd:{vtype.datatype}" if vtype.datatype else "no seam:datatype"
