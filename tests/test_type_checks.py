@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import copy_example, edit
+from helpers import copy_example, edit, run_seams
 
 from seams.checks.registry import model_findings
 from seams.findings import Finding
@@ -284,3 +284,87 @@ def test_each_catalogued_mistake_gives_exactly_its_finding(tmp_path, case):
     spec = CATALOGUE[case]
     assert_exactly(findings_after(tmp_path, spec.get("trig", ()), spec.get("bpmn", ()), spec.get("dmn", ())),
                    spec["want"])
+
+
+def test_the_example_is_clean(tmp_path):
+    assert findings_after(tmp_path) == []
+
+
+def test_the_catalogue_is_long_enough_and_distinct_from_the_issue():
+    assert len(CATALOGUE) >= 15
+    assert not set(CATALOGUE) & set(ISSUE)
+
+
+CLEAN_VARIANTS = {
+    "replies left out on a task that uses no binding": dict(
+        trig=[("seam:uses ex:Calendar ;", ""),
+              ('seam:replies "{\\"calendar\\": \\"BK-1042\\"}"^^rdf:JSON ;', ""),
+              ('seam:replies "{\\"calendar\\": \\"BK-2001\\"}"^^rdf:JSON ;', "")]),
+    "a FEEL-prefixed typeRef of the right type": dict(
+        dmn=[(DAYS_TYPE_REF, DAYS_TYPE_REF.replace('typeRef="integer"', 'typeRef="feel:number"'))]),
+    "a Camunda 7 long over an integer": dict(
+        dmn=[(DAYS_TYPE_REF, DAYS_TYPE_REF.replace('typeRef="integer"', 'typeRef="long"'))]),
+    "an example value at the form's bounds": dict(
+        trig=[(BOOKED_GIVEN, given(days="60"))]),
+    "an example decimal given as an integer": dict(
+        trig=[(BALANCE_EXPECT, 'seam:expect "{\\"balance_left\\": 12}"^^rdf:JSON')]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLEAN_VARIANTS))
+def test_sound_variants_stay_clean(tmp_path, case):
+    spec = CLEAN_VARIANTS[case]
+    assert findings_after(tmp_path, spec.get("trig", ()), spec.get("bpmn", ()), spec.get("dmn", ())) == []
+
+
+ODD = {
+    "a datatype the table does not know": [("seam:name \"days\" ;\n        seam:datatype xsd:integer",
+                                            "seam:name \"days\" ;\n        seam:datatype xsd:dateTime")],
+    "a variable without a datatype": [("seam:name \"days\" ;\n        seam:datatype xsd:integer",
+                                       "seam:name \"days\"")],
+    "a pattern that is no regular expression": [('sh:pattern "^BK-[0-9]+$"', 'sh:pattern "^BK-([0-9"')],
+    "an infinite bound": [("sh:maxInclusive 60 ;", 'sh:maxInclusive "INF"^^xsd:double ;')],
+    "an empty sh:in": [(LEAVE_TYPE_IN, "sh:in ( )")],
+    "a nested object as an example value": [(ANNUAL_GIVEN,
+                                             'seam:given "{\\"employee\\": {\\"a\\": [1]}, \\"leave_type\\": 1e999}"'
+                                             "^^rdf:JSON ;")],
+    "a date bound on an integer": [("sh:maxInclusive 60 ;", 'sh:maxInclusive "2024-01-01"^^xsd:date ;')],
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD))
+def test_odd_models_give_findings_not_crashes(tmp_path, case):
+    findings = findings_after(tmp_path, ODD[case])
+    assert all(isinstance(f, Finding) and f.line() for f in findings)
+
+
+def test_an_invalid_pattern_is_one_finding_per_example_value(tmp_path):
+    findings = findings_after(tmp_path, ODD["a pattern that is no regular expression"])
+    assert [(f.subject, f.predicate) for f in findings] == [("ex:RecordLeave", "seam:example")] * 2
+    assert all("is not a regular expression" in f.message for f in findings)
+
+
+def test_seams_check_prints_the_type_findings_and_exits_1(tmp_path):
+    root = copy_example(tmp_path)
+    edit(root / MODEL / "leave.bpmn", APPROVED_CONDITION, "approved == 0</bpmn:conditionExpression>")
+    edit(root / MODEL / "model.trig", BOOKED_GIVEN, given(days='\\"3\\"'))
+    result = run_seams("check", cwd=root)
+    assert result.returncode == 1, result.stderr
+    # model checks first (shapes, then decisions); the edited example also makes a generated stub stale
+    assert result.stdout.splitlines()[:2] == [
+        "shape ex:RecordLeave seam:example: \"annual leave is booked\": seam:given \"days\": '3' is not an "
+        "xsd:integer [seam:datatype of ex:days]",
+        'decision Flow_Approved bpmn:conditionExpression: "approved" (ex:approved, xsd:boolean) == 0 compares a '
+        "boolean with a number, which is always false; expected operands of one kind",
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_the_contract_item_and_seams_check_share_one_judge():
+    """The plugin's runtime checks are the core's functions, not copies that could drift."""
+    from pytest_seams import handler_checks
+    from seams.lang import field_values
+
+    for name in ("same", "datatype_problem", "constraint_problems", "ordered", "as_date", "show"):
+        assert getattr(handler_checks, name) is getattr(field_values, name)
+        assert getattr(field_values, name) in handler_checks.RUNTIME

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING
 
 from seams.checks.flow import CONDITION, process_variables
-from seams.checks.types import MAX_SAMPLES, VariableType, describe_type, variable_types
+from seams.checks.types import MAX_SAMPLES, VariableType, describe_type, from_domain_key, variable_types
 from seams.errors import ExpressionError
 from seams.findings import Finding
 from seams.lang.condition import Condition, Operand, parse_condition
@@ -55,12 +56,29 @@ def condition_type_findings(model: Model) -> list[Finding]:
         for flow in process.flows.values():
             if flow.condition is None:
                 continue
-            try:
-                condition = parse_condition(flow.condition, where=flow.id)
-            except ExpressionError:
+            condition = _parsed(flow.condition)
+            if condition is None:
                 continue  # seams.checks.flow reports it
+            if _sound(condition, tuple((name, unique[name].domain_key if name in unique else None)
+                                       for name in sorted(condition.names))):
+                continue
             found.update(_findings(model, flow.id, condition, unique))
     return sorted(found)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> Condition | None:
+    try:
+        return parse_condition(text, where="condition")
+    except ExpressionError:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _sound(condition: Condition, domains: tuple) -> bool:
+    """No finding for this condition over variables of these domains (memoized: conditions repeat)."""
+    types = {name: from_domain_key(key) for name, key in domains if key is not None}
+    return not any(_kind_problems(None, condition, types)) and _domain_verdict(condition, types) is None
 
 
 def _findings(model: Model, flow_id: str, condition: Condition,
@@ -77,15 +95,15 @@ def _findings(model: Model, flow_id: str, condition: Condition,
                           f"({names}); expected a condition that can go either way")
 
 
-def _describe(model: Model, vtype: VariableType) -> str:
-    return f"{model.qname(vtype.iri)}, {describe_type(vtype)}"
+def _describe(model: Model | None, vtype: VariableType) -> str:
+    return f"{model.qname(vtype.iri) if model else '?'}, {describe_type(vtype)}"
 
 
 def _quote(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
-def _kind_problems(model: Model, condition: Condition, types: dict[str, VariableType]) -> Iterable[str]:
+def _kind_problems(model: Model | None, condition: Condition, types: dict[str, VariableType]) -> Iterable[str]:
     for name in dict.fromkeys(condition.truth_names()):
         vtype = types.get(name)
         if vtype is not None and vtype.kind is not None and vtype.kind != BOOLEAN:
@@ -115,7 +133,7 @@ def _kind(operand: Operand, types: dict[str, VariableType]) -> str | None:
     return kind_of(operand.value)
 
 
-def _show(model: Model, operand: Operand, types: dict[str, VariableType]) -> str:
+def _show(model: Model | None, operand: Operand, types: dict[str, VariableType]) -> str:
     if operand.kind == "variable":
         vtype = types.get(str(operand.value))
         return f'"{operand.value}" ({_describe(model, vtype)})' if vtype else f'"{operand.value}"'

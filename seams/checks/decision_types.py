@@ -18,13 +18,21 @@ formed; this module makes sure it means something for the process:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lxml import etree
 from rdflib import URIRef
 
 from seams import vocab as V
-from seams.checks.types import DATATYPES, VariableType, describe_type, type_ref_name, variable_types
+from seams.checks.types import (
+    DATATYPES,
+    VariableType,
+    describe_type,
+    from_domain_key,
+    type_ref_name,
+    variable_types,
+)
 from seams.errors import ExpressionError
 from seams.findings import Finding
 from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests
@@ -71,10 +79,12 @@ def _tables(model: Model) -> dict[tuple, etree._Element]:
 
 
 def _task_findings(model: Model, task: Task, decision: Decision) -> Iterable[Finding]:
-    subject, name = model.qname(task.iri), model.qname(decision.iri)
     outputs = {o.process_variable for o in decision.outputs if isinstance(o.process_variable, URIRef)}
     inputs = {i.from_path for i in decision.inputs if isinstance(i.from_path, URIRef)}
     writes = set(task.writes)
+    if writes == outputs and inputs <= set(task.reads):
+        return
+    subject, name = model.qname(task.iri), model.qname(decision.iri)
     for extra in sorted(writes - outputs, key=str):
         yield Finding(KIND, subject, "seam:writes",
                       f"writes {model.qname(extra)}, which {name} does not set (its outputs: "
@@ -142,14 +152,32 @@ def _table_findings(model: Model, types: dict[URIRef, VariableType], decision: D
 
 def _input_entry_findings(model: Model, rule_id: str, column: str, vtype: VariableType,
                           text: str) -> Iterable[Finding]:
-    where = f'input "{column}"'
-    try:
-        entry: UnaryTests = parse_unary_tests(text, where=where)
-    except ExpressionError:
-        return  # seams.checks.decisions reports the entry
-    if entry.is_any:
+    verdict = _entry_verdict(text, vtype.domain_key)
+    if verdict is None:
         return
-    variable = f"{model.qname(vtype.iri)} ({describe_type(vtype)})"
+    where, variable = f'input "{column}"', f"{model.qname(vtype.iri)} ({describe_type(vtype)})"
+    if verdict != "never":
+        yield Finding(KIND, rule_id, "dmn:inputEntry",
+                      f"{where}: {text} tests {verdict} values, but {variable} holds {vtype.kind} values; "
+                      "that test never matches")
+    else:
+        yield Finding(KIND, rule_id, "dmn:inputEntry",
+                      f"{where}: {text} matches no value {variable} may hold"
+                      f"{_domain(vtype)}; the rule never applies")
+
+
+@lru_cache(maxsize=4096)
+def _entry_verdict(text: str, domain_key: tuple) -> str | None:
+    """What is wrong with an input entry on a column of this domain: the kind of a test that
+    never meets the column's kind, ``"never"`` when it matches no value of the domain, or None.
+    Memoized: tables repeat their cells."""
+    try:
+        entry: UnaryTests = parse_unary_tests(text, where="input")
+    except ExpressionError:
+        return None  # seams.checks.decisions reports the entry
+    if entry.is_any:
+        return None
+    vtype = from_domain_key(domain_key)
     literals: list[object] = []
     for test in entry.tests:
         if isinstance(test, EqualTest):
@@ -160,15 +188,11 @@ def _input_entry_findings(model: Model, rule_id: str, column: str, vtype: Variab
             continue
         literals += [v for v in values if v is not None]
         if kind not in (vtype.kind, NULL):
-            yield Finding(KIND, rule_id, "dmn:inputEntry",
-                          f"{where}: {text} tests {kind} values, but {variable} holds {vtype.kind} values; "
-                          "that test never matches")
-            return
+            return kind
     samples = vtype.samples(literals)
     if samples and not any(entry.matches(value) for value in samples):
-        yield Finding(KIND, rule_id, "dmn:inputEntry",
-                      f"{where}: {text} matches no value {variable} may hold"
-                      f"{_domain(vtype)}; the rule never applies")
+        return "never"
+    return None
 
 
 def _domain(vtype: VariableType) -> str:
@@ -180,10 +204,21 @@ def _domain(vtype: VariableType) -> str:
 
 def _output_entry_findings(model: Model, rule_id: str, name: str, vtype: VariableType,
                            text: str) -> Iterable[Finding]:
-    try:
-        value = parse_literal(text, where="output")
-    except ExpressionError:
+    parsed = _literal(text)
+    if parsed is None:
         return  # seams.checks.decisions reports the entry
+    value = parsed[0]
+    if vtype.allows(value):
+        return
     for predicate, message in vtype.problems(value):
         yield Finding(KIND, rule_id, "dmn:outputEntry",
                       f'output "{name}": {message} [{predicate} of {model.qname(vtype.iri)}]')
+
+
+@lru_cache(maxsize=4096)
+def _literal(text: str) -> tuple[object] | None:
+    """An output entry's value (in a 1-tuple), or None when it does not parse; memoized."""
+    try:
+        return (parse_literal(text, where="output"),)
+    except ExpressionError:
+        return None

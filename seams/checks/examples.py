@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rdflib import Literal, URIRef
+from rdflib import Literal
 
 from seams.checks.types import VariableType, variable_types
 from seams.findings import Finding
@@ -37,8 +37,10 @@ def example_findings(model: Model) -> list[Finding]:
     types = variable_types(model)
     found: set[Finding] = set()
     for task in model.view.service_tasks():
+        parts = {part: {types[v].name: types[v] for v in variables if v in types and types[v].name}
+                 for part, variables in (("given", task.reads), ("expect", task.writes))}
         for example in task.examples:
-            found.update(_value_findings(model, types, task, example))
+            found.update(_value_findings(model, parts, task, example))
             if example.replies is None and task.uses:
                 found.add(Finding(KIND, model.qname(task.iri), "seam:example",
                                   f"{_prefix(example)}{REPLIES_NEEDED} (the task uses "
@@ -52,17 +54,18 @@ def _prefix(example: Example) -> str:
     return f"{example.node.n3()}: " if isinstance(example.node, Literal) else ""
 
 
-def _value_findings(model: Model, types: dict[URIRef, VariableType], task: Task,
+def _value_findings(model: Model, parts: dict[str, dict[str | None, VariableType]], task: Task,
                     example: Example) -> Iterable[Finding]:
-    for part, variables in (("given", task.reads), ("expect", task.writes)):
+    for part, by_name in parts.items():
         values = getattr(example, part)
         if not isinstance(values, dict):
             continue  # not JSON, or not an object: the shapes check reports it
-        by_name = {types[v].name: types[v] for v in variables if v in types and types[v].name}
         for name in sorted(values):
             vtype = by_name.get(name)
             if vtype is None:
                 continue  # a key that names no such variable: the shapes check reports it
+            if vtype.allows(values[name]):
+                continue
             for predicate, message in vtype.problems(values[name]):
                 yield Finding(KIND, model.qname(task.iri), "seam:example",
                               f'{_prefix(example)}seam:{part} "{name}": {message} '

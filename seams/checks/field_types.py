@@ -32,23 +32,31 @@ def field_type_findings(model: Model) -> list[Finding]:
             vtype = types.get(field.path) if field.path is not None else None
             if vtype is None or vtype.datatype not in DATATYPES:
                 continue  # not a variable, or one without a known datatype: the shapes report it
+            datatype = local_datatype(field.datatype)
+            problems = list(_problems(field, vtype, datatype))
+            if not problems:
+                continue
             where = f'field "{field.name}"' if field.name else "a field"
             where = f"{where} on {model.qname(vtype.iri)} ({describe_type(vtype)})"
             subject = model.qname(form.iri)
-            datatype = local_datatype(field.datatype)
-            if datatype is not None and datatype != vtype.datatype:
-                found.add(Finding(KIND, subject, "sh:datatype",
-                                  f"{where} has sh:datatype xsd:{datatype}; expected the variable's "
-                                  f"seam:datatype xsd:{vtype.datatype}"))
-                continue
-            for value in field.in_values or ():
-                wrong = datatype_problem(value, vtype.datatype)
-                if wrong:
-                    found.add(Finding(KIND, subject, "sh:in", f"{where}: sh:in value {wrong}"))
-            for bound in BOUNDS:
-                value = getattr(field, _ATTRIBUTES[bound])
-                if value is not None and rule_contradicts({bound: value}, vtype.datatype):
-                    found.add(Finding(KIND, subject, f"sh:{bound}",
-                                      f"{where}: sh:{bound} {show(value)} is not a bound on xsd:{vtype.datatype} "
-                                      "values, so no value meets it"))
+            found.update(Finding(KIND, subject, predicate, where + message)
+                         for predicate, message in problems)
     return sorted(found)
+
+
+def _problems(field, vtype, datatype: str | None):
+    """(predicate, message after the field's name) for each way the field contradicts its variable;
+    the names are looked up only for a finding (qnames cost on a large model)."""
+    if datatype is not None and datatype != vtype.datatype:
+        yield ("sh:datatype", f" has sh:datatype xsd:{datatype}; expected the variable's "
+                              f"seam:datatype xsd:{vtype.datatype}")
+        return
+    for value in field.in_values or ():
+        wrong = datatype_problem(value, vtype.datatype)
+        if wrong:
+            yield ("sh:in", f": sh:in value {wrong}")
+    for bound in BOUNDS:
+        value = getattr(field, _ATTRIBUTES[bound])
+        if value is not None and rule_contradicts({bound: value}, vtype.datatype):
+            yield (f"sh:{bound}", f": sh:{bound} {show(value)} is not a bound on xsd:{vtype.datatype} "
+                                  "values, so no value meets it")

@@ -13,10 +13,13 @@ disagree about whether a value is valid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from rdflib import URIRef
 
@@ -59,9 +62,12 @@ def type_ref_name(type_ref: str) -> str:
     return (name[5:] if name.startswith("feel:") else name).lower()
 
 
-def field_rule(model: Model, shape: Any, field: Field) -> dict:
-    """One form field's constraints as plain data, keys in a fixed order (see seams.lang.field_values)."""
-    rule: dict[str, Any] = {"shape": model.qname(shape)}
+def field_rule(model: Model, shape: Any, field: Field, shape_name: Any = None) -> dict:
+    """One form field's constraints as plain data, keys in a fixed order (see seams.lang.field_values).
+
+    ``shape_name`` replaces the shape's prefixed name (``variable_types`` keeps the IRI and
+    names it only for a message)."""
+    rule: dict[str, Any] = {"shape": shape_name if shape_name is not None else model.qname(shape)}
     if field.datatype is not None:
         rule["datatype"] = local_datatype(field.datatype)
     if field.in_values is not None:
@@ -83,6 +89,8 @@ class VariableType:
     name: str | None
     datatype: str | None
     rules: tuple[dict, ...]
+    shape_name: Callable[[Any], str] = field(default=str, compare=False, repr=False)
+    """Names a rule's ``shape`` (kept as its IRI) for a message; qnames cost, so only on demand."""
 
     @property
     def kind(self) -> str | None:
@@ -100,36 +108,86 @@ class VariableType:
             return [("seam:datatype", wrong)]
         found: list[tuple[str, str]] = []
         for rule in self.rules:
-            found += constraint_problems(value, rule)
+            found += constraint_problems(value, {**rule, "shape": self.shape_name(rule["shape"])})
         return list(dict.fromkeys(found))
 
     def allows(self, value: Any) -> bool:
-        return not self.problems(value)
+        """``problems(value)`` is empty; memoized by the domain, as most values repeat."""
+        try:
+            return _allows(self.domain_key, _typed(value))
+        except TypeError:  # an unhashable value (a JSON list or object)
+            return not self.problems(value)
+
+    @cached_property
+    def domain_key(self) -> tuple:
+        """The datatype and rules without the shapes' names: what decides which values are allowed.
+
+        Domain questions are memoized by this key, so variables constrained
+        alike (a process copied many times, one field reused) are reasoned
+        about once per run."""
+        return (self.datatype, tuple(tuple((k, _typed(v)) for k, v in rule.items() if k != "shape")
+                                     for rule in self.rules))
 
     def finite_domain(self) -> tuple[Any, ...] | None:
         """Every value the variable may hold, when that is a short list (booleans, sh:in)."""
-        if self.kind == BOOLEAN:
-            return (False, True)
-        for rule in self.rules:
-            if "in" in rule:
-                return tuple(runtime_value(v, self.datatype) for v in rule["in"] if self.allows(v))
-        return None
+        return _finite_domain(self.domain_key)
 
     def samples(self, literals: list[Any]) -> list[Any] | None:
         """Values of the variable's domain that tell apart every answer of a test whose literals
         are ``literals``; None when the domain is not known well enough (no datatype)."""
-        finite = self.finite_domain()
-        if finite is not None:
-            return list(finite)
-        kind = self.kind
-        if kind is None:
-            return None
-        points = [v for v in literals if _kind_fits(v, kind)]
-        for rule in self.rules:
-            points += [rule[k] for k in ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
-                       if k in rule and _kind_fits(runtime_value(rule[k], self.datatype), kind)]
-        candidates = _around([runtime_value(p, self.datatype) for p in points], kind, self.datatype)
-        return [v for v in dict.fromkeys(candidates) if self.allows(v)]
+        found = _samples(self.domain_key, tuple(_typed(v) for v in literals))
+        return list(found) if found is not None else None
+
+
+def _typed(value: Any) -> Any:
+    """A hashable key that keeps ``True``, ``1`` and ``Decimal(1)`` apart (they hash alike)."""
+    if isinstance(value, (tuple, list)):
+        return ("tuple", tuple(_typed(v) for v in value))
+    return (type(value).__name__, value)
+
+
+def _untyped(key: Any) -> Any:
+    kind, value = key
+    return tuple(_untyped(v) for v in value) if kind == "tuple" else value
+
+
+def from_domain_key(domain_key: tuple) -> VariableType:
+    """A nameless variable type of this domain (for memoized reasoning about values only)."""
+    datatype, rules = domain_key
+    return VariableType(iri=URIRef(""), name=None, datatype=datatype,
+                        rules=tuple({"shape": "", **{k: _untyped(v) for k, v in rule}} for rule in rules))
+
+
+@lru_cache(maxsize=8192)
+def _allows(domain_key: tuple, value_key: tuple) -> bool:
+    return not from_domain_key(domain_key).problems(value_key[1])
+
+
+@lru_cache(maxsize=1024)
+def _finite_domain(domain_key: tuple) -> tuple[Any, ...] | None:
+    vtype = from_domain_key(domain_key)
+    if vtype.kind == BOOLEAN:
+        return (False, True)
+    for rule in vtype.rules:
+        if "in" in rule:
+            return tuple(runtime_value(v, vtype.datatype) for v in rule["in"] if not vtype.problems(v))
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _samples(domain_key: tuple, literal_keys: tuple) -> tuple[Any, ...] | None:
+    finite = _finite_domain(domain_key)
+    if finite is not None:
+        return finite
+    vtype = from_domain_key(domain_key)
+    kind, datatype = vtype.kind, vtype.datatype
+    if kind is None:
+        return None
+    points = [v for v in map(_untyped, literal_keys) if _kind_fits(v, kind)]
+    for rule in vtype.rules:
+        points += [rule[k] for k in BOUNDS if k in rule and _kind_fits(runtime_value(rule[k], datatype), kind)]
+    candidates = _around([runtime_value(p, datatype) for p in points], kind, datatype)
+    return tuple(key[1] for key in dict.fromkeys(_typed(c) for c in candidates) if not vtype.problems(key[1]))
 
 
 def _kind_fits(value: Any, kind: str) -> bool:
@@ -141,7 +199,7 @@ def _kind_fits(value: Any, kind: str) -> bool:
 def _around(points: list[Any], kind: str, datatype: str | None) -> list[Any]:
     """Each point, a value just below and just above it, and a default when there is none."""
     if kind == NUMBER:
-        numbers = [Decimal(str(p)) for p in points] or [Decimal(0)]
+        numbers = [n for n in (Decimal(str(p)) for p in points) if n.is_finite()] or [Decimal(0)]
         if datatype == "integer":
             return [int(v) for p in numbers for v in (p.to_integral_value(rounding=ROUND_FLOOR) - 1,
                                                        p.to_integral_value(rounding=ROUND_FLOOR),
@@ -182,18 +240,27 @@ def variable_types(model: Model) -> dict[URIRef, VariableType]:
     A field that contradicts its variable's datatype (its ``sh:datatype``, or a
     bound of another kind) is left out: seams.checks.field_types reports the
     field once, instead of every example and table cell reporting it again."""
+    cached = _TYPES.get(model)
+    if cached is not None:
+        return cached
     view = model.view
     rules: dict[URIRef, list[dict]] = {}
     for form in view.forms.values():
-        for field in form.fields:
-            if field.path is not None:
-                rules.setdefault(field.path, []).append(field_rule(model, form.iri, field))
+        for each in form.fields:
+            if each.path is not None:
+                rules.setdefault(each.path, []).append(field_rule(model, form.iri, each, form.iri))
     out = {}
     for iri, variable in view.variables.items():
         datatype = local_datatype(variable.datatype)
         kept = tuple(rule for rule in rules.get(iri, ()) if not rule_contradicts(rule, datatype))
-        out[iri] = VariableType(iri=iri, name=variable.name, datatype=datatype, rules=kept)
+        out[iri] = VariableType(iri=iri, name=variable.name, datatype=datatype, rules=kept,
+                                shape_name=model.qname)
+    _TYPES[model] = out
     return out
+
+
+_TYPES: WeakKeyDictionary = WeakKeyDictionary()
+"""Each loaded model's variable types, built once for all the checks that read them."""
 
 
 BOUNDS = ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")

@@ -99,8 +99,12 @@ def constraint_problems(value, rule):
             if a is None or b is None or a[0] != b[0] or not holds(a[1], b[1]):
                 problems.append((f"sh:{key}", f"{show(value)} breaks sh:{key} {show(rule[key])} {where}"))
     text = str(value).lower() if isinstance(value, bool) else str(value)
-    if "pattern" in rule and not re.search(rule["pattern"], text):
-        problems.append(("sh:pattern", f"{show(value)} does not match {rule['pattern']!r} {where}"))
+    if "pattern" in rule:
+        try:
+            if not re.search(rule["pattern"], text):
+                problems.append(("sh:pattern", f"{show(value)} does not match {rule['pattern']!r} {where}"))
+        except re.error as exc:
+            problems.append(("sh:pattern", f"{rule['pattern']!r} is not a regular expression ({exc}) {where}"))
     if "minLength" in rule and len(text) < rule["minLength"]:
         problems.append(("sh:minLength", f"{show(value)} is shorter than {rule['minLength']} {where}"))
     if "maxLength" in rule and len(text) > rule["maxLength"]:
