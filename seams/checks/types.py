@@ -151,10 +151,13 @@ def _untyped(key: Any) -> Any:
     return tuple(_untyped(v) for v in value) if kind == "tuple" else value
 
 
+_NO_IRI = URIRef("urn:seams:domain")
+
+
 def from_domain_key(domain_key: tuple) -> VariableType:
     """A nameless variable type of this domain (for memoized reasoning about values only)."""
     datatype, rules = domain_key
-    return VariableType(iri=URIRef(""), name=None, datatype=datatype,
+    return VariableType(iri=_NO_IRI, name=None, datatype=datatype,
                         rules=tuple({"shape": "", **{k: _untyped(v) for k, v in rule}} for rule in rules))
 
 
