@@ -65,7 +65,7 @@ def _without_memos(model, repeats: int) -> float:
     from seams.checks import condition_types, decision_types, examples, field_types, types
 
     memoized = [(types, "_allows"), (types, "_finite_domain"), (types, "_samples"),
-                (decision_types, "_entry_verdict"), (decision_types, "_literal"),
+                (decision_types, "_entry_verdict"), (decision_types, "output_literal"),
                 (condition_types, "_parsed"), (condition_types, "_sound")]
     saved = [(module, name, getattr(module, name)) for module, name in memoized]
     for module, name, function in saved:

@@ -248,6 +248,11 @@ CATALOGUE = {
         trig=[("sh:maxInclusive 60 ;", 'sh:maxInclusive "60" ;')],
         want=[("shape", "ex:LeaveForm", "sh:maxInclusive",
                "field \"Days\" on ex:days (xsd:integer): sh:maxInclusive '60' is not a bound on xsd:integer values")]),
+    "condition on a value the decision never gives": dict(
+        bpmn=[('approval == "auto"', 'approval == "automatic"')],
+        want=[("decision", "Flow_Auto", "bpmn:conditionExpression",
+               "'approval == \"automatic\"' is never true on the values its variables may hold (approval in "
+               "{'auto', 'manager', None}, the values its decision gives it)")]),
     "user task reads a variable set on one branch only": dict(
         trig=[('seam:payloadElement "Task_HRReview" .',
                'seam:payloadElement "Task_HRReview" ;\n        seam:reads ex:reviewNote .')],

@@ -57,7 +57,7 @@ def decision_type_findings(model: Model) -> list[Finding]:
         decision = view.decisions.get(task.decided_by) if task.decided_by is not None else None
         if decision is not None:
             found.update(_task_findings(model, task, decision))
-    tables = _tables(model)
+    tables = decision_tables(model)
     for decision in view.decisions.values():
         table = tables.get((decision.payload, decision.element_id))
         if table is not None:
@@ -65,7 +65,7 @@ def decision_type_findings(model: Model) -> list[Finding]:
     return sorted(found)
 
 
-def _tables(model: Model) -> dict[tuple, etree._Element]:
+def decision_tables(model: Model) -> dict[tuple, etree._Element]:
     """(payload IRI, decision id) -> its decisionTable, one pass over each DMN payload."""
     out = {}
     for iri, payload in model.payloads.items():
@@ -204,7 +204,7 @@ def _domain(vtype: VariableType) -> str:
 
 def _output_entry_findings(model: Model, rule_id: str, name: str, vtype: VariableType,
                            text: str) -> Iterable[Finding]:
-    parsed = _literal(text)
+    parsed = output_literal(text)
     if parsed is None:
         return  # seams.checks.decisions reports the entry
     value = parsed[0]
@@ -216,7 +216,7 @@ def _output_entry_findings(model: Model, rule_id: str, name: str, vtype: Variabl
 
 
 @lru_cache(maxsize=4096)
-def _literal(text: str) -> tuple[object] | None:
+def output_literal(text: str) -> tuple[object] | None:
     """An output entry's value (in a 1-tuple), or None when it does not parse; memoized."""
     try:
         return (parse_literal(text, where="output"),)

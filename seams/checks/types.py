@@ -114,7 +114,7 @@ class VariableType:
     def allows(self, value: Any) -> bool:
         """``problems(value)`` is empty; memoized by the domain, as most values repeat."""
         try:
-            return _allows(self.domain_key, _typed(value))
+            return _allows(self.domain_key, value_key(value))
         except TypeError:  # an unhashable value (a JSON list or object)
             return not self.problems(value)
 
@@ -125,7 +125,7 @@ class VariableType:
         Domain questions are memoized by this key, so variables constrained
         alike (a process copied many times, one field reused) are reasoned
         about once per run."""
-        return (self.datatype, tuple(tuple((k, _typed(v)) for k, v in rule.items() if k != "shape")
+        return (self.datatype, tuple(tuple((k, value_key(v)) for k, v in rule.items() if k != "shape")
                                      for rule in self.rules))
 
     def finite_domain(self) -> tuple[Any, ...] | None:
@@ -135,20 +135,20 @@ class VariableType:
     def samples(self, literals: list[Any]) -> list[Any] | None:
         """Values of the variable's domain that tell apart every answer of a test whose literals
         are ``literals``; None when the domain is not known well enough (no datatype)."""
-        found = _samples(self.domain_key, tuple(_typed(v) for v in literals))
+        found = _samples(self.domain_key, tuple(value_key(v) for v in literals))
         return list(found) if found is not None else None
 
 
-def _typed(value: Any) -> Any:
+def value_key(value: Any) -> Any:
     """A hashable key that keeps ``True``, ``1`` and ``Decimal(1)`` apart (they hash alike)."""
     if isinstance(value, (tuple, list)):
-        return ("tuple", tuple(_typed(v) for v in value))
+        return ("tuple", tuple(value_key(v) for v in value))
     return (type(value).__name__, value)
 
 
-def _untyped(key: Any) -> Any:
+def key_value(key: Any) -> Any:
     kind, value = key
-    return tuple(_untyped(v) for v in value) if kind == "tuple" else value
+    return tuple(key_value(v) for v in value) if kind == "tuple" else value
 
 
 _NO_IRI = URIRef("urn:seams:domain")
@@ -158,7 +158,7 @@ def from_domain_key(domain_key: tuple) -> VariableType:
     """A nameless variable type of this domain (for memoized reasoning about values only)."""
     datatype, rules = domain_key
     return VariableType(iri=_NO_IRI, name=None, datatype=datatype,
-                        rules=tuple({"shape": "", **{k: _untyped(v) for k, v in rule}} for rule in rules))
+                        rules=tuple({"shape": "", **{k: key_value(v) for k, v in rule}} for rule in rules))
 
 
 @lru_cache(maxsize=8192)
@@ -186,11 +186,11 @@ def _samples(domain_key: tuple, literal_keys: tuple) -> tuple[Any, ...] | None:
     kind, datatype = vtype.kind, vtype.datatype
     if kind is None:
         return None
-    points = [v for v in map(_untyped, literal_keys) if _kind_fits(v, kind)]
+    points = [v for v in map(key_value, literal_keys) if _kind_fits(v, kind)]
     for rule in vtype.rules:
         points += [rule[k] for k in BOUNDS if k in rule and _kind_fits(runtime_value(rule[k], datatype), kind)]
     candidates = _around([runtime_value(p, datatype) for p in points], kind, datatype)
-    return tuple(key[1] for key in dict.fromkeys(_typed(c) for c in candidates) if not vtype.problems(key[1]))
+    return tuple(key[1] for key in dict.fromkeys(value_key(c) for c in candidates) if not vtype.problems(key[1]))
 
 
 def _kind_fits(value: Any, kind: str) -> bool:
