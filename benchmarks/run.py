@@ -23,6 +23,7 @@ from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
 from scratch_case import scratch_row
 from synthetic import build_project
+from type_case import type_checks_row
 
 HERE = Path(__file__).resolve().parent
 
@@ -58,6 +59,10 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
     say("seams check and bare parses")
     rows += check_rows(project(sizes.small), project(sizes.large), small_n=sizes.small,
                        large_n=sizes.large, repeats=sizes.repeats)
+    say("the type-aware checks against seams check")
+    type_row, type_parts = type_checks_row(project(sizes.large), copies=sizes.large, repeats=sizes.repeats)
+    rows.append(type_row)
+    say("type-aware checks, CPU seconds: " + ", ".join(f"{k} {v:.3f}" for k, v in type_parts.items()))
     for copies in sizes.propose:
         say(f"seams propose and pytest -q, {copies} process(es)")
         rows.append(propose_row(project(copies), handler="record_leave_0", copies=copies,

@@ -95,6 +95,8 @@ def task_specs(project: Project, model: Model, select: Any = None) -> list[tuple
 
 
 def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
+    from seams.checks.types import field_rule, local_datatype
+
     view = model.view
     handlers = project.handlers_dir
     module = f"{handlers.name}.{task.handler}"
@@ -106,9 +108,9 @@ def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
     for iri in task.writes:
         variable = view.variables.get(iri)
         if variable is not None and variable.name:
-            rules = tuple(_rule(model, form.iri, f) for form in view.forms.values()
+            rules = tuple(field_rule(model, form.iri, f) for form in view.forms.values()
                           for f in form.fields if f.path == iri)
-            outputs[variable.name] = (_local(variable.datatype), rules)
+            outputs[variable.name] = (local_datatype(variable.datatype), rules)
     return TaskSpec(
         subject=model.qname(task.iri), label=task.label, handler=task.handler or "", module=module,
         module_file=project.relative(handlers / f"{task.handler}.py"), handlers_parent=handlers.parent,
@@ -136,30 +138,6 @@ def _examples(task: Task) -> tuple[ExampleSpec, ...]:
         specs.append(ExampleSpec(label=label, item=f"example[{label}]", problem=problem,
                                  data=(label, *parts.values()), held_out=example.held_out))
     return tuple(specs)
-
-
-def _local(datatype: Any) -> str | None:
-    from rdflib.namespace import XSD
-
-    if datatype is None:
-        return None
-    return str(datatype)[len(str(XSD)):] if str(datatype).startswith(str(XSD)) else str(datatype)
-
-
-def _rule(model: Model, shape: Any, field: Any) -> dict:
-    """One form field's constraints as plain data, keys in a fixed order."""
-    rule: dict[str, Any] = {"shape": model.qname(shape)}
-    if field.datatype is not None:
-        rule["datatype"] = _local(field.datatype)
-    if field.in_values is not None:
-        rule["in"] = tuple(str(v) if isinstance(v, str) else v for v in field.in_values)
-    for key, value in (("minInclusive", field.min_inclusive), ("maxInclusive", field.max_inclusive),
-                       ("minExclusive", field.min_exclusive), ("maxExclusive", field.max_exclusive),
-                       ("pattern", field.pattern), ("minLength", field.min_length),
-                       ("maxLength", field.max_length)):
-        if value is not None:
-            rule[key] = str(value) if isinstance(value, str) else value
-    return rule
 
 
 # ---------------------------------------------------------------- the items

@@ -14,7 +14,8 @@ RUN = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
 ROWS = ("seams check, 2 vs 1 process", "seams check vs bare rdflib parse, 2 processes: time",
         "seams check vs bare rdflib parse, 2 processes: peak memory",
         "cached seams propose vs pytest -q, 1 process", "seams_edit 10-subject patch vs rdflib",
-        "scratch copy with 2 MB in 40 unrelated files vs without")
+        "scratch copy with 2 MB in 40 unrelated files vs without",
+        "type-aware checks vs seams check, 2 processes: CPU time")
 
 
 def test_the_quick_benchmark_run_prints_every_row_and_exits_0(tmp_path):

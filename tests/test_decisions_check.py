@@ -181,14 +181,21 @@ CASES = {
     "decision input read before it is set": dict(
         trig=[('dec:input [ dec:variable "days" ; dec:fromPath ex:days ]',
                'dec:input [ dec:variable "days" ; dec:fromPath ex:bookingRef ]')],
-        want=[("ex:DetermineApproval", "seam:decidedBy",
+        # a string variable in a number column: the type checks (tests/test_type_checks.py) add their findings
+        want=[("Input_Days", "dmn:typeRef", 'has typeRef "integer", but ex:bookingRef is xsd:string'),
+              ("Rule_Long", "dmn:inputEntry", "> 5 tests number values"),
+              ("Rule_ShortAnnual", "dmn:inputEntry", "<= 5 tests number values"),
+              ("Rule_ShortOther", "dmn:inputEntry", "<= 5 tests number values"),
+              ("ex:DetermineApproval", "seam:decidedBy",
                'input "days" of ex:ApprovalLevel reads ex:bookingRef (dec:fromPath), which is not set on every '
-               "path from the start of ex:LeaveRequestProcess to Task_ApprovalLevel")]),
+               "path from the start of ex:LeaveRequestProcess to Task_ApprovalLevel"),
+              ("ex:DetermineApproval", "seam:reads", "does not read ex:bookingRef, an input of ex:ApprovalLevel")]),
     "a form field no longer sets a variable": dict(
         trig=[("[ sh:path ex:days ;", "[ sh:path ex:startDate ;")],
         want=[("Flow_Done", "bpmn:conditionExpression", 'reads "days"'),
               ("Flow_HR", "bpmn:conditionExpression", 'reads "days"'),
-              ("ex:DetermineApproval", "seam:decidedBy", 'input "days" of ex:ApprovalLevel reads ex:days')]),
+              ("ex:DetermineApproval", "seam:decidedBy", 'input "days" of ex:ApprovalLevel reads ex:days'),
+              ("ex:RecordLeave", "seam:reads", "reads ex:days, which is not set on every path")]),
     # the dataflow follows loops, sub-processes and boundary events
     "a loop back to the start": dict(
         bpmn=[('targetRef="EndEvent_Rejected"', 'targetRef="Task_Submit"')], want=[]),

@@ -43,7 +43,16 @@ def decision_findings(model: Model) -> list[Finding]:
     for decision in model.view.decisions.values():
         found.update(_decision_findings(model, ids, decision))
     found.update(upstream_findings(model))
+    found.update(_typed_findings(model))
     return sorted(found)
+
+
+def _typed_findings(model: Model) -> list[Finding]:
+    """Decisions and conditions against the types of their variables (their own modules)."""
+    from seams.checks.condition_types import condition_type_findings
+    from seams.checks.decision_types import decision_type_findings
+
+    return [*decision_type_findings(model), *condition_type_findings(model)]
 
 
 def _ids(payload: PayloadFile) -> dict[str, etree._Element]:

@@ -1,7 +1,9 @@
 """Which process variables are surely set when the flow reaches a BPMN node.
 
-A decision input or a gateway condition that reads a variable no earlier
-step has set fails only at run time, on the one path that skips the step.
+A task's ``seam:reads``, a decision input or a gateway condition that reads
+a variable no earlier step has set fails only at run time, on the one path
+that skips the step (or always, when the step comes later). Each finding
+names one such path from a start event.
 This module finds it statically: a must-be-set dataflow over the BPMN
 sequence flows (a variable is set at a node when it is set on *every* path
 from a start event), computed with a worklist in time linear in the flows
@@ -120,6 +122,39 @@ class FlowGraph:
             self.starts = {c.get("id") for c in element if c.get("id") in process.nodes
                            and not self.preds.get(c.get("id"))}
 
+    def unset_path(self, node: str, variable: URIRef, sets: dict[str, frozenset[URIRef]]) -> list[str]:
+        """One path from a start to ``node`` on which no node before ``node`` sets ``variable``
+        (BPMN ids; sub-process entries and exits shown as their sub-process), or [] if none.
+
+        Called only for a finding, so the breadth-first search costs nothing on a clean model."""
+        succs: dict[str, list[str]] = defaultdict(list)
+        for target, preds in self.preds.items():
+            for pred in preds:
+                succs[pred].append(target)
+        parent: dict[str, str | None] = {}
+        queue: deque[str] = deque()
+        for start in sorted(self.starts):
+            if start == node:
+                return [start]
+            if variable not in sets.get(start, frozenset()):
+                parent[start] = None
+                queue.append(start)
+        while queue:
+            current = queue.popleft()
+            for succ in sorted(succs[current]):
+                if succ == node:
+                    path: list[str] = [node]
+                    at: str | None = current
+                    while at is not None:
+                        path.append(at)
+                        at = parent[at]
+                    shown = [step.split("#")[0] for step in reversed(path) if not step.endswith("#entry")]
+                    return [step for i, step in enumerate(shown) if i == 0 or step != shown[i - 1]]
+                if succ not in parent and variable not in sets.get(succ, frozenset()):
+                    parent[succ] = current
+                    queue.append(succ)
+        return []
+
     def must_be_set(self, sets: dict[str, frozenset[URIRef]]) -> dict[str, frozenset[URIRef]]:
         """Per reached node, the variables set on every path from a start to it
         (before the node itself runs). Unreached nodes are absent."""
@@ -196,14 +231,48 @@ def upstream_findings(model: Model) -> list[Finding]:
             sets[start] = sets.get(start, frozenset()) | named
             for iri in named:
                 by_name[view.variable_name(iri) or ""].add(iri)
-        before = FlowGraph(process, element).must_be_set(sets)
-        found.extend(_decision_input_findings(model, process, items, before))
-        found.extend(_condition_findings(model, process, by_name, before, sets))
+        graph = FlowGraph(process, element)
+        before = graph.must_be_set(sets)
+        found.extend(_decision_input_findings(model, process, items, before, graph, sets))
+        found.extend(_condition_findings(model, process, by_name, before, sets, graph))
+        found.extend(_read_findings(model, process, items, before, graph, sets))
     return found
 
 
+def _on_path(graph: FlowGraph, node: str, variable: URIRef, sets: dict[str, frozenset[URIRef]]) -> str:
+    """``; unset on StartEvent_1 -> Task_A -> node`` for a message ("" if no such path is found)."""
+    path = graph.unset_path(node, variable, sets)
+    return f"; unset on the path {' -> '.join(path)}" if path else ""
+
+
+def _read_findings(model: Model, process: Process, items: dict[str, list[FlowElement]],
+                   before: dict[str, frozenset[URIRef]], graph: FlowGraph,
+                   sets: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
+    """Every seam:reads of every task must be set on every path from the start to the task.
+
+    A business-rule task's reads that are its decision's inputs are reported
+    once, by `_decision_input_findings`."""
+    view = model.view
+    for node, node_items in sorted(items.items()):
+        if node not in before:
+            continue
+        for task in node_items:
+            if not isinstance(task, Task):
+                continue
+            decision = view.decisions.get(task.decided_by) if task.decided_by is not None else None
+            inputs = {i.from_path for i in decision.inputs} if decision is not None else set()
+            for read in task.reads:
+                if read in view.variables and read not in before[node] and read not in inputs:
+                    yield Finding(
+                        KIND, model.qname(task.iri), "seam:reads",
+                        f"reads {model.qname(read)}, which is not set on every path from the start of "
+                        f"{model.qname(process.iri)} to {node}{_on_path(graph, node, read, sets)}; "
+                        "expected a form field, seam:writes or decision output that sets it earlier")
+
+
 def _decision_input_findings(model: Model, process: Process, items: dict[str, list[FlowElement]],
-                             before: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
+                             before: dict[str, frozenset[URIRef]], graph: FlowGraph,
+                             sets: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
     view = model.view
     for node, node_items in sorted(items.items()):
         if node not in before:
@@ -218,13 +287,14 @@ def _decision_input_findings(model: Model, process: Process, items: dict[str, li
                         KIND, model.qname(task.iri), "seam:decidedBy",
                         f'input "{given.variable}" of {model.qname(decision.iri)} reads '
                         f"{model.qname(given.from_path)} (dec:fromPath), which is not set on every path "
-                        f"from the start of {model.qname(process.iri)} to {node}; expected a form field, "
+                        f"from the start of {model.qname(process.iri)} to {node}"
+                        f"{_on_path(graph, node, given.from_path, sets)}; expected a form field, "
                         "seam:writes or decision output that sets it earlier")
 
 
 def _condition_findings(model: Model, process: Process, by_name: dict[str, set[URIRef]],
                         before: dict[str, frozenset[URIRef]],
-                        sets: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
+                        sets: dict[str, frozenset[URIRef]], graph: FlowGraph) -> Iterable[Finding]:
     for flow in sorted(process.flows.values(), key=lambda f: f.id):
         if flow.condition is None:
             continue
@@ -249,9 +319,11 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
             elif flow.source in before:
                 available = before[flow.source] | sets.get(flow.source, frozenset())
                 if not by_name[name] & available:
+                    variable = sorted(by_name[name], key=str)[0]
                     yield Finding(KIND, flow.id, CONDITION,
                                   f'reads "{name}", which is not set on every path from the start of '
-                                  f"{model.qname(process.iri)} to {flow.source}; expected a form field, "
+                                  f"{model.qname(process.iri)} to {flow.source}"
+                                  f"{_on_path(graph, flow.source, variable, sets)}; expected a form field, "
                                   "seam:writes or decision output that sets it earlier")
 
 

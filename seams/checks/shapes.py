@@ -80,8 +80,13 @@ def validation_shapes() -> Graph:
 
 def shape_findings(model: Model) -> list[Finding]:
     """Every shape problem of ``model``, sorted and without duplicates."""
+    from seams.checks.examples import example_findings
+    from seams.checks.field_types import field_type_findings
+
     found = set(_shacl_findings(model))
     found.update(_python_findings(model))
+    found.update(example_findings(model))  # examples against their variables' types
+    found.update(field_type_findings(model))  # form fields against their variables' datatypes
     return sorted(found)
 
 

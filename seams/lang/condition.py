@@ -95,6 +95,25 @@ _Node = _Var | _Lit | _Compare | _BoolOp | _Not
 
 
 @dataclass(frozen=True)
+class Operand:
+    """One side of a comparison, as `Condition.comparisons` shows it.
+
+    ``kind`` is ``"variable"`` (``value`` its name), ``"literal"`` (the value)
+    or ``"list"`` (a tuple of values, after ``in``)."""
+
+    kind: str
+    value: object
+
+
+def _operand(node: _Var | _Lit | _LitList) -> Operand:
+    if isinstance(node, _Var):
+        return Operand("variable", node.name)
+    if isinstance(node, _LitList):
+        return Operand("list", tuple(item.value for item in node.items))
+    return Operand("literal", node.value)
+
+
+@dataclass(frozen=True)
 class Condition:
     """A parsed gateway condition; `where` names it in error messages."""
 
@@ -106,6 +125,30 @@ class Condition:
     def names(self) -> frozenset[str]:
         """The variables the condition reads."""
         return frozenset(node.name for node in _walk(self._tree) if isinstance(node, _Var))
+
+    def comparisons(self) -> list[tuple[str, Operand, Operand]]:
+        """Each link of each comparison chain as ``(operator, left, right)``, in order of appearance.
+
+        Type checks read conditions through this and `truth_names`, whatever
+        dialect the text was written in.
+        """
+        return [(op, _operand(left), _operand(right))
+                for compare in _walk(self._tree) if isinstance(compare, _Compare)
+                for op, left, right in zip(compare.ops, compare.operands, compare.operands[1:])]
+
+    def truth_names(self) -> list[str]:
+        """Variables used directly as a condition (``approved``, ``not approved``), in order."""
+        found: list[str] = []
+        todo: list[_Node] = [self._tree]
+        while todo:
+            node = todo.pop(0)
+            if isinstance(node, _Var):
+                found.append(node.name)
+            elif isinstance(node, _BoolOp):
+                todo.extend(node.values)
+            elif isinstance(node, _Not):
+                todo.append(node.operand)
+        return found
 
     def evaluate(self, env: Mapping[str, object]) -> bool:
         """The condition's truth for `env`; a variable missing from it is an ExpressionError."""
