@@ -247,7 +247,8 @@ def parses_or_refuses(text):
         assert str(error).startswith(f"{WHERE}: ")
         return
     assert isinstance(condition.names, frozenset)
-    condition.to_python(lambda name: f"inputs[{name!r}]")
+    if condition.dialect == "seams":  # "${...}" and "=..." now parse as JUEL / FEEL, which have no Python form
+        condition.to_python(lambda name: f"inputs[{name!r}]")
     condition.boundaries()
 
 

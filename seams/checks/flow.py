@@ -26,7 +26,8 @@ from rdflib import URIRef
 from seams import vocab as V
 from seams.errors import ExpressionError
 from seams.findings import Finding
-from seams.lang.condition import Condition, parse_condition
+from seams.lang.condition import Condition, dialect_of, parse_condition
+from seams.lang.condition_tree import DIALECT_NAMES
 from seams.model.view import Gateway, Process, Task, View
 
 if TYPE_CHECKING:
@@ -175,7 +176,22 @@ def upstream_findings(model: Model) -> list[Finding]:
         before = FlowGraph(process, element).must_be_set(sets)
         found.extend(_decision_input_findings(model, process, items, before))
         found.extend(_condition_findings(model, process, by_name, before, sets))
+        found.extend(mixed_dialect_findings(process))
     return found
+
+
+def mixed_dialect_findings(process: Process) -> Iterable[Finding]:
+    """A gateway whose outgoing conditions are written in more than one dialect
+    (docs/conditions.md): no engine runs both, so at least one of them never works."""
+    for node_id in sorted(process.nodes):
+        written = [(flow.id, dialect_of(flow.condition)) for flow in sorted(process.outgoing(node_id),
+                                                                            key=lambda f: f.id)
+                   if flow.condition]
+        if len({dialect for _, dialect in written}) > 1:
+            listed = ", ".join(f"{flow_id} {DIALECT_NAMES[dialect]}" for flow_id, dialect in written)
+            yield Finding(KIND, node_id, CONDITION,
+                          f"outgoing conditions mix dialects ({listed}); write them all in the dialect of the "
+                          "process's engine")
 
 
 def _decision_input_findings(model: Model, process: Process, items: dict[str, list[FlowElement]],
@@ -205,7 +221,7 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
         if flow.condition is None:
             continue
         try:
-            condition: Condition = parse_condition(flow.condition, where=flow.id)
+            condition: Condition = parse_condition(flow.condition, where=flow.id, language=flow.language)
         except ExpressionError as exc:
             yield Finding(KIND, flow.id, CONDITION, reason(exc, flow.id))
             continue

@@ -32,6 +32,27 @@ from decimal import Decimal, InvalidOperation
 from typing import Union
 
 from seams.errors import ExpressionError
+from seams.lang.condition_print import print_condition
+from seams.lang.condition_semantics import evaluate_engine
+from seams.lang.condition_tree import (
+    DIALECT_NAMES,
+    FEEL,
+    JUEL,
+    SEAMS,
+    Between,
+    BoolOp,
+    Compare,
+    Lit,
+    LitList,
+    Node,
+    Not,
+    Range,
+    Var,
+    depth,
+    walk,
+)
+from seams.lang.feel_expression import is_feel, parse_feel_expression
+from seams.lang.juel import is_juel, parse_juel
 from seams.lang.values import BOOLEAN, KINDS, ORDERED_KINDS, OTHER, kind_guard, kind_of, render_literal
 
 MAX_LENGTH = 2000
@@ -59,57 +80,43 @@ _CONSTRUCT_NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class _Var:
-    name: str
-
-
-@dataclass(frozen=True)
-class _Lit:
-    value: object  # int | Decimal | str | bool
-
-
-@dataclass(frozen=True)
-class _LitList:
-    items: tuple[_Lit, ...]
-
-
-@dataclass(frozen=True)
-class _Compare:
-    operands: tuple[_Var | _Lit | _LitList, ...]
-    ops: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _BoolOp:
-    op: str  # "and" | "or"
-    values: tuple[_Node, ...]
-
-
-@dataclass(frozen=True)
-class _Not:
-    operand: _Node
-
-
+_Var, _Lit, _LitList, _Compare, _BoolOp, _Not = Var, Lit, LitList, Compare, BoolOp, Not
 _Node = Union[_Var, _Lit, _Compare, _BoolOp, _Not]
+"""The nodes seams' own dialect builds; JUEL and FEEL add the rest of seams.lang.condition_tree."""
+
+SCRIPT_FREE_LANGUAGES = ("juel", "feel")
+"""``language`` attribute values that still name an expression seams reads (any other is a script)."""
 
 
 @dataclass(frozen=True)
 class Condition:
-    """A parsed gateway condition; `where` names it in error messages."""
+    """A parsed gateway condition; `where` names it in error messages, `dialect` says how it was written."""
 
     text: str
     where: str
-    _tree: _Node
+    _tree: Node
+    dialect: str = SEAMS
+
+    @property
+    def tree(self) -> Node:
+        """The expression tree (seams.lang.condition_tree), the same shape for every dialect."""
+        return self._tree
 
     @property
     def names(self) -> frozenset[str]:
-        """The variables the condition reads."""
-        return frozenset(node.name for node in _walk(self._tree) if isinstance(node, _Var))
+        """The variables the condition reads (a path ``a.b`` reads ``a``)."""
+        return frozenset(node.name for node in walk(self._tree) if isinstance(node, Var))
 
     def evaluate(self, env: Mapping[str, object]) -> bool:
-        """The condition's truth for `env`; a variable missing from it is an ExpressionError."""
-        return _truth(self._tree, env, self.where)
+        """The condition's truth for `env`, by its dialect's rules (docs/conditions.md).
+
+        A variable missing from `env` is an ExpressionError; so is, for JUEL
+        and FEEL, what stops the engine (a refused coercion, a result that is
+        not a boolean).
+        """
+        if self.dialect == SEAMS:
+            return _truth(self._tree, env, self.where)
+        return evaluate_engine(self._tree, self.dialect, env, self.where)
 
     def boundaries(self) -> dict[str, list[object]]:
         """Per variable (sorted), the literals it is compared with, in order of appearance.
@@ -118,23 +125,52 @@ class Condition:
         condition changes its answer only at them.
         """
         found: dict[str, dict[tuple[str, object], object]] = {name: {} for name in sorted(self.names)}
-        for compare in _walk(self._tree):
-            if isinstance(compare, _Compare):
-                for name, value in _compared_literals(compare):
-                    found[name].setdefault((kind_of(value), value), value)
+        for name, value in _boundary_literals(self._tree):
+            if value is not None:
+                found[name].setdefault((kind_of(value), value), value)
         return {name: list(values.values()) for name, values in found.items()}
 
     def to_python(self, var_expr: Callable[[str], str]) -> str:
         """Python source equivalent to `evaluate`, each variable rendered by `var_expr`.
 
         The source uses builtins, ``Decimal`` and ``date`` only; kind checks
-        are spelled out so it answers exactly as `evaluate` does.
+        are spelled out so it answers exactly as `evaluate` does. Only seams'
+        own dialect is rendered: a JUEL or FEEL condition is an ExpressionError.
         """
+        if self.dialect != SEAMS:
+            raise ExpressionError(f"{self.where}: a {DIALECT_NAMES[self.dialect]} condition has no Python form")
         return _render(self._tree, var_expr)
 
+    def in_dialect(self, dialect: str) -> str:
+        """The condition written in `dialect` (``${...}``, ``=...`` or seams'), its own text when it is one.
 
-def parse_condition(text: str, *, where: str) -> Condition:
-    """Parse a condition, or raise ExpressionError naming `where` and the fault."""
+        A construct the dialect cannot state is an ExpressionError naming it.
+        """
+        if dialect == self.dialect:
+            return self.text
+        try:
+            return print_condition(self._tree, dialect)
+        except ExpressionError as exc:
+            raise ExpressionError(f"{self.where}: {exc}") from None
+
+
+def dialect_of(text: str) -> str:
+    """The dialect a condition body is written in: ``${``/``#{`` JUEL, ``=`` FEEL, else seams."""
+    source = text.strip()
+    if is_juel(source):
+        return JUEL
+    if is_feel(source):
+        return FEEL
+    return SEAMS
+
+
+def parse_condition(text: str, *, where: str, language: str | None = None) -> Condition:
+    """Parse a condition in whichever dialect its body is written, or raise ExpressionError naming
+    `where` and the fault. `language` is the ``conditionExpression``'s ``language`` attribute: a
+    script language (``groovy``, ``javascript``, ...) is refused as not analysable."""
+    if language is not None and language.strip() and language.strip().lower() not in SCRIPT_FREE_LANGUAGES:
+        raise ExpressionError(f'{where}: script condition (language="{language}") is not analysable; '
+                              "seams reads JUEL ${...}, FEEL =... and its own conditions")
     if not isinstance(text, str):
         raise ExpressionError(f"{where}: condition is not text")
     source = text.strip()
@@ -142,6 +178,13 @@ def parse_condition(text: str, *, where: str) -> Condition:
         raise ExpressionError(f"{where}: empty condition")
     if len(source) > MAX_LENGTH:
         raise ExpressionError(f"{where}: condition longer than {MAX_LENGTH} characters")
+    dialect = dialect_of(source)
+    if dialect != SEAMS:
+        parse = parse_juel if dialect == JUEL else parse_feel_expression
+        tree = parse(source, where=where, max_depth=MAX_DEPTH)
+        if depth(tree) > MAX_DEPTH * 2:
+            raise ExpressionError(f"{where}: nesting deeper than {MAX_DEPTH}")
+        return Condition(source, where, tree, dialect)
     try:
         with warnings.catch_warnings():  # an invalid escape is refused, not printed
             warnings.simplefilter("error")
@@ -244,28 +287,27 @@ class _Converter:
             raise self.fail(f"number {_quote(segment)} out of range") from None
 
 
-def _walk(node: _Node | _LitList):
-    """Every node of the private tree, operands included."""
-    yield node
-    if isinstance(node, _BoolOp):
-        children: tuple = node.values
-    elif isinstance(node, _Not):
-        children = (node.operand,)
-    elif isinstance(node, _Compare):
-        children = node.operands
-    else:
-        children = ()
-    for child in children:
-        yield from _walk(child)
+def _boundary_literals(tree: Node):
+    """(variable name, literal value) for each literal a variable is compared with, in order."""
+    for node in walk(tree):
+        if isinstance(node, Compare):
+            for left, right in zip(node.operands, node.operands[1:]):
+                for var, other in ((left, right), (right, left)):
+                    if isinstance(var, Var) and isinstance(other, (Lit, LitList)):
+                        yield from ((var.name, value) for value in _literal_values(other))
+        elif isinstance(node, Between) and isinstance(node.value, Var):
+            for bound in (node.low, node.high):
+                if isinstance(bound, Lit):
+                    yield node.value.name, bound.value
 
 
-def _compared_literals(compare: _Compare):
-    """(variable name, literal value) for each literal a link of the chain compares a variable with."""
-    for left, right in zip(compare.operands, compare.operands[1:]):
-        for var, other in ((left, right), (right, left)):
-            if isinstance(var, _Var) and not isinstance(other, _Var):
-                for literal in other.items if isinstance(other, _LitList) else (other,):
-                    yield var.name, literal.value
+def _literal_values(node: Lit | LitList):
+    for item in node.items if isinstance(node, LitList) else (node,):
+        if isinstance(item, Range):
+            yield item.low.value
+            yield item.high.value
+        else:
+            yield item.value
 
 
 def _equal(a: object, b: object) -> bool:
