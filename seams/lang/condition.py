@@ -84,10 +84,6 @@ _Var, _Lit, _LitList, _Compare, _BoolOp, _Not = Var, Lit, LitList, Compare, Bool
 _Node = Union[_Var, _Lit, _Compare, _BoolOp, _Not]
 """The nodes seams' own dialect builds; JUEL and FEEL add the rest of seams.lang.condition_tree."""
 
-SCRIPT_FREE_LANGUAGES = ("juel", "feel")
-"""``language`` attribute values that still name an expression seams reads (any other is a script)."""
-
-
 @dataclass(frozen=True)
 class Condition:
     """A parsed gateway condition; `where` names it in error messages, `dialect` says how it was written."""
@@ -166,9 +162,10 @@ def dialect_of(text: str) -> str:
 
 def parse_condition(text: str, *, where: str, language: str | None = None) -> Condition:
     """Parse a condition in whichever dialect its body is written, or raise ExpressionError naming
-    `where` and the fault. `language` is the ``conditionExpression``'s ``language`` attribute: a
-    script language (``groovy``, ``javascript``, ...) is refused as not analysable."""
-    if language is not None and language.strip() and language.strip().lower() not in SCRIPT_FREE_LANGUAGES:
+    `where` and the fault. `language` is the ``conditionExpression``'s ``language`` attribute: with
+    one (``groovy``, ``javascript``, ...) Camunda runs the body as a script, which is refused as not
+    analysable."""
+    if language is not None and language.strip():
         raise ExpressionError(f'{where}: script condition (language="{language}") is not analysable; '
                               "seams reads JUEL ${...}, FEEL =... and its own conditions")
     if not isinstance(text, str):

@@ -301,7 +301,7 @@ class _Parser:
                     raise self.invalid(name)
                 node = Path(node, name.text)
             else:
-                raise self.fail(f"filter {self.text[start:self._closing('[', ']')]} is not supported")
+                raise self.fail(f"filter {_segment(self.text[start:self._closing('[', ']')])} is not supported")
         return node
 
     def primary(self) -> Node:
@@ -345,7 +345,7 @@ class _Parser:
 
     def call(self, name: str, start: int) -> Node:
         if name not in (*_LITERAL_FUNCTIONS, "not", "modulo"):
-            raise self.fail(f"function call {self.text[start:self._closing('(', ')')]} is not supported")
+            raise self.fail(f"function call {_segment(self.text[start:self._closing('(', ')')])} is not supported")
         self.expect("(")
         arguments = []
         while not self.tok.is_op(")"):
@@ -354,7 +354,7 @@ class _Parser:
                 break
             self.take()
         self.expect(")")
-        shown = self.text[start:self.tokens[self.pos - 1].end]
+        shown = _segment(self.text[start:self.tokens[self.pos - 1].end])
         if name == "not":
             if len(arguments) != 1:
                 raise self.fail(f"not(...) takes one argument, not {len(arguments)}: {shown}")
@@ -456,3 +456,9 @@ def duration_text(value: timedelta) -> str:
 
 def _quote(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _segment(text: str) -> str:
+    """A piece of the condition for a one-line message: whitespace runs as one space, at most 80 characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 80 else flat[:77] + "..."

@@ -237,7 +237,7 @@ class _Parser:
                 index = self.expression()
                 self.expect("]")
                 if not (isinstance(index, Lit) and isinstance(index.value, str)):
-                    raise self.fail(f"index {self.text[start:self.tokens[self.pos - 1].end]} is not supported")
+                    raise self.fail(f"index {_segment(self.text[start:self.tokens[self.pos - 1].end])} is not supported")
                 node = Path(node, index.value)
         return node
 
@@ -254,7 +254,7 @@ class _Parser:
         if (base == Var("execution") and method == "getVariable" and len(arguments) == 1
                 and isinstance(arguments[0], Lit) and isinstance(arguments[0].value, str)):
             return Var(arguments[0].value)
-        raise self.fail(f"method call {call} is not supported")
+        raise self.fail(f"method call {_segment(call)} is not supported")
 
     def primary(self) -> Node:
         token = self.take()
@@ -274,7 +274,7 @@ class _Parser:
             if self.tok.op == "(" or (self.tok.op == ":" and self.tokens[self.pos + 1].kind == "name"
                                       and self.tokens[self.pos + 2].op == "("):
                 end = self._closing_paren()
-                raise self.fail(f"function call {self.text[token.start:end]} is not supported")
+                raise self.fail(f"function call {_segment(self.text[token.start:end])} is not supported")
             return Var(token.text)
         if token.op in ("[", "{"):
             raise self.fail(f"{'list' if token.op == '[' else 'set or map'} literal is not supported")
@@ -319,3 +319,9 @@ class _Parser:
 
 def _quote(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _segment(text: str) -> str:
+    """A piece of the condition for a one-line message: whitespace runs as one space, at most 80 characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 80 else flat[:77] + "..."
