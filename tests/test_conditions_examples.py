@@ -10,6 +10,7 @@ own dialect; ``seams undo`` puts the model back byte for byte.
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,20 @@ def test_variant_goes_through_suggest_accept_generate_check_and_undo(capsys, tmp
     code, lines = _run(capsys, root, "undo")
     assert code == 0, lines
     assert {name: (root / name).read_bytes() for name in MODEL_FILES} == original
+
+
+@pytest.mark.parametrize(("variant", "written"), [
+    ("leave-c7", '<![CDATA[${escalation == "hr"}]]>'),
+    ("leave-c8", '<![CDATA[=escalation = "hr"]]>'),
+])
+def test_an_answer_in_seams_dialect_is_written_in_the_gateways_dialect(capsys, tmp_path, variant, written):
+    root = tmp_path / variant
+    shutil.copytree(REPO / "examples" / variant, root, ignore=shutil.ignore_patterns("__pycache__", ".seams"))
+    answer = Path(__file__).parent / "fixtures" / "suggest" / "escalate.json"
+    assert 'escalation == \\"hr\\"' in answer.read_text(encoding="utf-8")  # seams' own dialect
+    code, lines = _run(capsys, root, "suggest", "--provider",
+                       f"{sys.executable} {Path(__file__).parent / 'fixtures' / 'suggest' / 'provider.py'} {answer}")
+    assert code == 0, lines
+    code, lines = _run(capsys, root, "suggest", "--accept", lines[-1].removeprefix("suggestion "))
+    assert code == 0, lines
+    assert written in (root / "model/leave.bpmn").read_text(encoding="utf-8")

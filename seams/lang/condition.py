@@ -1,6 +1,15 @@
-"""The gateway condition language: a small, safe subset of Python expressions.
+"""Gateway conditions: the one entry point for every dialect, and seams' own language.
 
-A sequence flow's ``conditionExpression`` is model text that anyone (a
+``parse_condition`` reads a condition in whichever dialect its body is written
+(docs/conditions.md): ``${...}``/``#{...}`` is Camunda 7 JUEL
+(seams.lang.juel), a leading ``=`` Camunda 8 FEEL (seams.lang.feel_expression),
+anything else seams' own language below. All three give one expression tree
+(seams.lang.condition_tree); a ``Condition`` evaluates it by its dialect's
+rules (seams.lang.condition_semantics for the engines) and prints it in any
+dialect (seams.lang.condition_print), so every caller gets every dialect
+through this one function.
+
+seams' own language is a small, safe subset of Python expressions. A sequence flow's ``conditionExpression`` is model text that anyone (a
 modeler, an LLM suggestion) may have written, so it is parsed with
 ``ast.parse(mode="eval")`` and never run: the tree is walked, only the nodes
 of the language are accepted and turned into a private tree that this module
@@ -29,7 +38,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Union
 
 from seams.errors import ExpressionError
 from seams.lang.condition_print import print_condition
@@ -80,8 +88,7 @@ _CONSTRUCT_NAMES = {
 }
 
 
-_Var, _Lit, _LitList, _Compare, _BoolOp, _Not = Var, Lit, LitList, Compare, BoolOp, Not
-_Node = Union[_Var, _Lit, _Compare, _BoolOp, _Not]
+_Node = Node
 """The nodes seams' own dialect builds; JUEL and FEEL add the rest of seams.lang.condition_tree."""
 
 @dataclass(frozen=True)
@@ -185,11 +192,11 @@ def parse_condition(text: str, *, where: str, language: str | None = None) -> Co
     try:
         with warnings.catch_warnings():  # an invalid escape is refused, not printed
             warnings.simplefilter("error")
-            tree = ast.parse(source, mode="eval")
+            syntax = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
         reason = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
         raise ExpressionError(f"{where}: not a valid condition ({reason}): {_quote(source)}") from None
-    return Condition(source, where, _Converter(source, where).boolean(tree.body, 1))
+    return Condition(source, where, _Converter(source, where).boolean(syntax.body, 1))
 
 
 def _quote(text: str) -> str:
@@ -217,46 +224,46 @@ class _Converter:
             raise self.fail(f"nesting deeper than {MAX_DEPTH}")
         if isinstance(node, ast.BoolOp):
             op = "and" if isinstance(node.op, ast.And) else "or"
-            return _BoolOp(op, tuple(self.boolean(value, depth + 1) for value in node.values))
+            return BoolOp(op, tuple(self.boolean(value, depth + 1) for value in node.values))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return _Not(self.boolean(node.operand, depth + 1))
+            return Not(self.boolean(node.operand, depth + 1))
         if isinstance(node, ast.Compare):
             return self.compare(node)
         operand = self.operand(node)
-        if isinstance(operand, _Lit) and kind_of(operand.value) != BOOLEAN:
+        if isinstance(operand, Lit) and kind_of(operand.value) != BOOLEAN:
             raise self.fail(f"literal {operand.value!r} used as a condition")
         return operand
 
-    def compare(self, node: ast.Compare) -> _Compare:
+    def compare(self, node: ast.Compare) -> Compare:
         for op in node.ops:
             if type(op) not in _COMPARISON_OPS:
                 raise self.fail(f"unsupported operator {'is' if isinstance(op, ast.Is) else 'is not'!r}")
         ops = tuple(_COMPARISON_OPS[type(op)] for op in node.ops)
-        operands: list[_Var | _Lit | _LitList] = [self.operand(node.left)]
+        operands: list[Var | Lit | LitList] = [self.operand(node.left)]
         for op, right in zip(ops, node.comparators):
             if op in ("in", "not in"):
                 if not isinstance(right, (ast.List, ast.Tuple)):
                     shown = _quote(ast.get_source_segment(self.source, right) or "")
                     raise self.fail(f"'{op}' needs a literal list, not {shown}")
-                operands.append(_LitList(tuple(self.literal(item) for item in right.elts)))
+                operands.append(LitList(tuple(self.literal(item) for item in right.elts)))
             else:
                 operands.append(self.operand(right))
         for op, left, right in zip(ops, operands, operands[1:]):
-            if isinstance(left, _LitList) or (isinstance(right, _LitList) and op not in ("in", "not in")):
+            if isinstance(left, LitList) or (isinstance(right, LitList) and op not in ("in", "not in")):
                 raise self.fail("a list may only follow 'in' or 'not in'")
-            if op in _ORDERINGS and any(isinstance(o, _Lit) and kind_of(o.value) == BOOLEAN for o in (left, right)):
+            if op in _ORDERINGS and any(isinstance(o, Lit) and kind_of(o.value) == BOOLEAN for o in (left, right)):
                 raise self.fail(f"ordering comparison '{op}' with a boolean")
-        return _Compare(tuple(operands), ops)
+        return Compare(tuple(operands), ops)
 
-    def operand(self, node: ast.expr) -> _Var | _Lit:
+    def operand(self, node: ast.expr) -> Var | Lit:
         if isinstance(node, ast.Name) and node.id not in _BOOLEAN_NAMES:
-            return _Var(node.id)
+            return Var(node.id)
         return self.literal(node)
 
-    def literal(self, node: ast.expr) -> _Lit:
+    def literal(self, node: ast.expr) -> Lit:
         if isinstance(node, ast.Name):
             if node.id in _BOOLEAN_NAMES:
-                return _Lit(_BOOLEAN_NAMES[node.id])
+                return Lit(_BOOLEAN_NAMES[node.id])
             raise self.fail(f"variable {node.id!r} where a literal is needed")
         negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
         constant = node.operand if negative else node
@@ -265,14 +272,14 @@ class _Converter:
         value = constant.value
         if isinstance(value, bool):
             if not negative:
-                return _Lit(value)
+                return Lit(value)
         elif isinstance(value, int):
-            return _Lit(-value if negative else value)
+            return Lit(-value if negative else value)
         elif isinstance(value, float):
             number = self.decimal(constant)
-            return _Lit(number.copy_negate() if negative else number)
+            return Lit(number.copy_negate() if negative else number)
         elif isinstance(value, str) and not negative:
-            return _Lit(value)
+            return Lit(value)
         raise self.fail(f"unsupported literal {_quote(ast.get_source_segment(self.source, node) or repr(value))}")
 
     def decimal(self, node: ast.Constant) -> Decimal:
@@ -325,35 +332,35 @@ def _compare_values(op: str, a: object, b: object) -> bool:
 
 
 def _truth(node: _Node, env: Mapping[str, object], where: str) -> bool:
-    if isinstance(node, _BoolOp):
+    if isinstance(node, BoolOp):
         results = (_truth(value, env, where) for value in node.values)
         return all(results) if node.op == "and" else any(results)
-    if isinstance(node, _Not):
+    if isinstance(node, Not):
         return not _truth(node.operand, env, where)
-    if isinstance(node, _Compare):
+    if isinstance(node, Compare):
         values = [_value(operand, env, where) for operand in node.operands]
         return all(_compare_values(op, a, b) for op, a, b in zip(node.ops, values, values[1:]))
     return _value(node, env, where) is True
 
 
-def _value(operand: _Var | _Lit | _LitList, env: Mapping[str, object], where: str) -> object:
-    if isinstance(operand, _Var):
+def _value(operand: Var | Lit | LitList, env: Mapping[str, object], where: str) -> object:
+    if isinstance(operand, Var):
         if operand.name not in env:
             raise ExpressionError(f"{where}: variable {operand.name!r} is not set")
         return env[operand.name]
-    if isinstance(operand, _LitList):
+    if isinstance(operand, LitList):
         return tuple(item.value for item in operand.items)
     return operand.value
 
 
 def _render(node: _Node, var_expr: Callable[[str], str]) -> str:
-    if isinstance(node, _BoolOp):
+    if isinstance(node, BoolOp):
         return "(" + f" {node.op} ".join(_render(value, var_expr) for value in node.values) + ")"
-    if isinstance(node, _Not):
+    if isinstance(node, Not):
         return f"(not {_render(node.operand, var_expr)})"
-    if isinstance(node, _Var):
+    if isinstance(node, Var):
         return f"({var_expr(node.name)} is True)"
-    if isinstance(node, _Lit):
+    if isinstance(node, Lit):
         return repr(node.value)
     pairs = [
         _render_pair(op, left, right, var_expr)
@@ -364,7 +371,7 @@ def _render(node: _Node, var_expr: Callable[[str], str]) -> str:
 
 def _render_pair(op: str, left, right, var_expr: Callable[[str], str]) -> str:
     """One link of a comparison chain, with the kind checks `_compare_values` makes."""
-    if isinstance(left, _Lit) and isinstance(right, (_Lit, _LitList)):
+    if isinstance(left, Lit) and isinstance(right, (Lit, LitList)):
         return repr(_compare_values(op, left.value, _value(right, {}, "")))
     if op in ("!=", "not in"):
         return f"(not {_render_pair('==' if op == '!=' else 'in', left, right, var_expr)})"
@@ -373,14 +380,14 @@ def _render_pair(op: str, left, right, var_expr: Callable[[str], str]) -> str:
         return "(" + " or ".join(tests) + ")" if tests else "False"
     kinds = _EQUALITY_KINDS if op == "==" else ORDERED_KINDS
     for operand in (left, right):
-        if isinstance(operand, _Lit):
+        if isinstance(operand, Lit):
             kinds = tuple(kind for kind in kinds if kind == kind_of(operand.value))
     if not kinds:
         return "False"
-    variables = [var_expr(o.name) for o in (left, right) if isinstance(o, _Var)]
+    variables = [var_expr(o.name) for o in (left, right) if isinstance(o, Var)]
     alternatives = [" and ".join(kind_guard(kind, v) for v in variables) for kind in kinds]
     guard = alternatives[0] if len(alternatives) == 1 else "(" + " or ".join(f"({a})" for a in alternatives) + ")"
-    rendered = [var_expr(o.name) if isinstance(o, _Var) else render_literal(o.value) for o in (left, right)]
+    rendered = [var_expr(o.name) if isinstance(o, Var) else render_literal(o.value) for o in (left, right)]
     if kinds == (BOOLEAN,):
         return f"({rendered[0]} is {rendered[1]})"
     return f"({guard} and {rendered[0]} {op} {rendered[1]})"

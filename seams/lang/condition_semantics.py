@@ -26,8 +26,6 @@ input does not have is an ExpressionError in every dialect.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import date, datetime, timedelta
 import math
 import re
 from collections.abc import Mapping
@@ -153,8 +151,8 @@ class _Engine:
                 return equal if op == "==" else not equal
             return self.juel_order(op, a, b)
         if op in ("==", "!="):
-            equal = _feel_equal(a, b)
-            return equal if op == "==" or equal is None else not equal
+            same = _feel_equal(a, b)
+            return same if op == "==" or same is None else not same
         return _feel_order(op, a, b)
 
     def item(self, value: object, item: Lit | Range) -> object:
@@ -191,7 +189,7 @@ class _Engine:
             x, y = a, b
         else:
             raise self.fail(f"cannot order {_shown(a)} and {_shown(b)}")
-        return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]  # type: ignore[operator]
+        return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
 
     def juel_numbers(self, a: object, b: object) -> tuple:
         """Both operands coerced the way EL coerces for a numeric comparison."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -118,7 +117,7 @@ class Between:
     high: Node
 
 
-Node = Union[Var, Path, Lit, Compare, BoolOp, Not, Arith, Neg, Ternary, Empty, Between]
+Node = Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between
 
 SEAMS, JUEL, FEEL = "seams", "juel", "feel"
 DIALECTS = (SEAMS, JUEL, FEEL)

@@ -197,7 +197,7 @@ class _Parser:
         if self.tok.is_op("(") and not self._range_ahead():
             self.take()
             items: list[Lit | Range] = []
-            while True:
+            while not self.tok.is_op(")"):
                 items.append(self.test_item())
                 if not self.tok.is_op(","):
                     break
@@ -295,13 +295,13 @@ class _Parser:
         start = self.tok.start
         node = self.primary()
         while self.tok.is_op(".", "["):
-            if self.take().text == ".":
-                name = self.take()
-                if name.kind != "name":
-                    raise self.invalid(name)
-                node = Path(node, name.text)
-            else:
+            if self.tok.is_op("["):
                 raise self.fail(f"filter {_segment(self.text[start:self._closing('[', ']')])} is not supported")
+            self.take()
+            name = self.take()
+            if name.kind != "name":
+                raise self.invalid(name)
+            node = Path(node, name.text)
         return node
 
     def primary(self) -> Node:

@@ -237,7 +237,8 @@ class _Parser:
                 index = self.expression()
                 self.expect("]")
                 if not (isinstance(index, Lit) and isinstance(index.value, str)):
-                    raise self.fail(f"index {_segment(self.text[start:self.tokens[self.pos - 1].end])} is not supported")
+                    shown = _segment(self.text[start:self.tokens[self.pos - 1].end])
+                    raise self.fail(f"index {shown} is not supported")
                 node = Path(node, index.value)
         return node
 
