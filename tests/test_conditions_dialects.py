@@ -374,3 +374,45 @@ feel_leaves = st.one_of(
 def test_feel_between_lists_ranges_and_temporals_print_and_parse_back(tree):
     text = print_condition(tree, FEEL)
     assert key(parse_condition(text, where=WHERE).tree) == key(tree), text
+
+
+# --- the Python form of JUEL and FEEL conditions -----------------------------------
+
+
+def outcome(function):
+    """The value, or ``error`` when it raises (ExpressionError from evaluate, ValueError etc. from generated code)."""
+    try:
+        return ("value", function())
+    except (ExpressionError, ArithmeticError, ValueError, TypeError, KeyError):
+        return ("error", None)
+
+
+def run_python(condition, env):
+    """The condition's Python form run as a generated module runs it: its inputs global."""
+    import builtins
+    source = condition.to_python(lambda name: f"inputs[{name!r}]")
+    namespace = {"__builtins__": builtins, "Decimal": Decimal, "date": date, "inputs": env}
+    return eval(compile(source, "<generated>", "eval"), namespace)
+
+
+any_value = st.one_of(st.none(), st.booleans(), st.integers(-20, 20), numbers,
+                      st.sampled_from(["", "5", "5.5", "true", "abc", "unpaid"]),
+                      st.dates(date(2023, 1, 1), date(2025, 1, 1)),
+                      st.fixed_dictionaries({"limit": st.integers(-5, 5)}))
+any_environment = st.fixed_dictionaries({name: any_value for name in NUMBER_VARS + STRING_VARS + BOOLEAN_VARS})
+
+
+@settings(max_examples=300, deadline=None)
+@given(conditions(value_comparisons | comparisons() | st.sampled_from(STRING_VARS).map(lambda n: Empty(Var(n)))),
+       any_environment)
+def test_the_python_form_of_a_juel_condition_answers_as_evaluate(tree, env):
+    condition = parse_condition(print_condition(tree, JUEL), where=WHERE)
+    assert outcome(lambda: run_python(condition, env)) == outcome(lambda: condition.evaluate(env))
+
+
+@settings(max_examples=300, deadline=None)
+@given(conditions(feel_leaves | comparisons()), any_environment.map(
+    lambda env: {**env, "due": env["days"], "order date": env["amount"]}))
+def test_the_python_form_of_a_feel_condition_answers_as_evaluate(tree, env):
+    condition = parse_condition(print_condition(tree, FEEL), where=WHERE)
+    assert outcome(lambda: run_python(condition, env)) == outcome(lambda: condition.evaluate(env))

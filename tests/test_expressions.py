@@ -247,8 +247,7 @@ def parses_or_refuses(text):
         assert str(error).startswith(f"{WHERE}: ")
         return
     assert isinstance(condition.names, frozenset)
-    if condition.dialect == "seams":  # "${...}" and "=..." now parse as JUEL / FEEL, which have no Python form
-        condition.to_python(lambda name: f"inputs[{name!r}]")
+    condition.to_python(lambda name: f"inputs[{name!r}]")
     condition.boundaries()
 
 

@@ -9,7 +9,8 @@ rules (seams.lang.condition_semantics for the engines) and prints it in any
 dialect (seams.lang.condition_print), so every caller gets every dialect
 through this one function.
 
-seams' own language is a small, safe subset of Python expressions. A sequence flow's ``conditionExpression`` is model text that anyone (a
+seams' own language is a small, safe subset of Python expressions. A
+sequence flow's ``conditionExpression`` is model text that anyone (a
 modeler, an LLM suggestion) may have written, so it is parsed with
 ``ast.parse(mode="eval")`` and never run: the tree is walked, only the nodes
 of the language are accepted and turned into a private tree that this module
@@ -41,9 +42,9 @@ from decimal import Decimal, InvalidOperation
 
 from seams.errors import ExpressionError
 from seams.lang.condition_print import print_condition
+from seams.lang.condition_python import engine_python
 from seams.lang.condition_semantics import evaluate_engine
 from seams.lang.condition_tree import (
-    DIALECT_NAMES,
     FEEL,
     JUEL,
     SEAMS,
@@ -137,11 +138,13 @@ class Condition:
         """Python source equivalent to `evaluate`, each variable rendered by `var_expr`.
 
         The source uses builtins, ``Decimal`` and ``date`` only; kind checks
-        are spelled out so it answers exactly as `evaluate` does. Only seams'
-        own dialect is rendered: a JUEL or FEEL condition is an ExpressionError.
+        are spelled out so it answers exactly as `evaluate` does. seams'
+        own dialect is rendered with its kind checks; a JUEL or FEEL condition is
+        rendered with a small runtime of its engine's rules
+        (seams.lang.condition_python), raising ValueError where the engine stops.
         """
         if self.dialect != SEAMS:
-            raise ExpressionError(f"{self.where}: a {DIALECT_NAMES[self.dialect]} condition has no Python form")
+            return engine_python(self._tree, self.dialect, var_expr)
         return _render(self._tree, var_expr)
 
     def in_dialect(self, dialect: str) -> str:

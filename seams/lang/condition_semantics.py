@@ -26,11 +26,10 @@ input does not have is an ExpressionError in every dialect.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 
 from seams.errors import ExpressionError
 from seams.lang.condition_tree import (
@@ -51,7 +50,7 @@ from seams.lang.condition_tree import (
     Var,
 )
 
-_LONG = re.compile(r"^[+-]?\d+$")
+_LONG = re.compile(r"[+-]?\d+")
 
 
 class _Engine:
@@ -104,7 +103,7 @@ class _Engine:
     # -- paths and booleans
 
     def path(self, base: object, attr: str) -> object:
-        if isinstance(base, Mapping):
+        if isinstance(base, dict):
             return base.get(attr)
         if base is None or not self.juel:
             return None
@@ -189,7 +188,7 @@ class _Engine:
             x, y = a, b
         else:
             raise self.fail(f"cannot order {_shown(a)} and {_shown(b)}")
-        return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+        return _ordered(op, x, y)
 
     def juel_numbers(self, a: object, b: object) -> tuple:
         """Both operands coerced the way EL coerces for a numeric comparison."""
@@ -209,7 +208,7 @@ class _Engine:
                 raise self.fail(f"cannot compute with {_shown(value)}")
             return number
         if isinstance(value, str):
-            if not exact and _LONG.match(value):
+            if not exact and _LONG.fullmatch(value):
                 return int(value)
             if exact:
                 try:
@@ -235,7 +234,7 @@ class _Engine:
         if op == "%":
             remainder = Decimal(x) % Decimal(y)  # Decimal's remainder has the dividend's sign, as Java's
             return int(remainder) if isinstance(x, int) and isinstance(y, int) else remainder
-        return {"+": x + y, "-": x - y, "*": x * y}[op]
+        return _arith(op, x, y)
 
     def negate(self, value: object) -> object:
         if self.juel:
@@ -312,7 +311,21 @@ def _feel_order(op: str, a: object, b: object) -> bool | None:
     kind = feel_kind(a)
     if kind not in _ORDERED or kind != feel_kind(b):
         return None
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
+    return _ordered(op, a, b)
+
+
+def _ordered(op: str, a, b) -> bool:
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    return a > b if op == ">" else a >= b
+
+
+def _arith(op: str, x, y) -> object:
+    if op == "+":
+        return x + y
+    return x - y if op == "-" else x * y
 
 
 def _and3(values: list[object]) -> bool | None:
@@ -337,16 +350,16 @@ def _feel_arith(op: str, a: object, b: object) -> object:
         if op == "/":
             return Decimal(x) / Decimal(y)  # type: ignore[arg-type]
         if op == "%":  # FEEL's modulo takes the divisor's sign
-            result = Decimal(x) - Decimal(y) * math.floor(Decimal(x) / Decimal(y))  # type: ignore[arg-type]
+            quotient = (Decimal(x) / Decimal(y)).to_integral_value(rounding=ROUND_FLOOR)  # type: ignore[arg-type]
+            result = Decimal(x) - Decimal(y) * quotient  # type: ignore[arg-type]
             return int(result) if isinstance(x, int) and isinstance(y, int) else result
-        return {"+": x + y, "-": x - y, "*": x * y}[op]  # type: ignore[operator]
+        return _arith(op, x, y)
     if op == "+" and isinstance(a, str) and isinstance(b, str):
         return a + b
-    temporal = (date, datetime, timedelta)
-    if op in ("+", "-") and isinstance(a, temporal) and isinstance(b, temporal):
-        try:
-            result = a + b if op == "+" else a - b  # type: ignore[operator]
-        except TypeError:
-            return None
-        return result if feel_kind(result) != "other" else None
+    if op in ("+", "-") and isinstance(a, (date, timedelta)) and type(b) is timedelta:
+        return a + b if op == "+" else a - b  # a date, date and time or duration moved by a duration
+    if op == "+" and type(a) is timedelta and isinstance(b, date):
+        return b + a
+    if op == "-" and type(a) is type(b) and type(a) in (date, datetime):
+        return a - b  # the duration between two dates, or two dates and times
     return None
