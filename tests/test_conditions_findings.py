@@ -18,6 +18,7 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.suggestions.candidates import find_candidates
 from seams_cli.main import main
+from seams_cli.workflows.suggest.prompt import build_prompt
 
 REPO = Path(__file__).resolve().parents[1]
 HR_C7 = "<![CDATA[${days > 20 || leave_type == 'unpaid'}]]>"
@@ -66,3 +67,16 @@ def test_the_clean_variants_offer_both_inline_rule_gateways_in_their_dialect(var
     assert [(c.element_id, c.dialect) for c in candidates] == [
         ("Gateway_Escalate", "juel" if variant == "leave-c7" else "feel"),
         ("Gateway_Reviewed", "juel" if variant == "leave-c7" else "feel")]
+
+
+@pytest.mark.parametrize(("variant", "dialect", "written"), [
+    ("leave-c7", "JUEL", "${days > 20 || leave_type == 'unpaid'}"),
+    ("leave-c8", "FEEL", '=days > 20 or leave_type = \\"unpaid\\"'),
+])
+def test_the_prompt_shows_conditions_as_written_and_names_their_dialect(variant, dialect, written):
+    model = load_model(load_project(REPO / "examples" / variant))
+    prompt = build_prompt(model, find_candidates(model))
+    assert prompt.startswith("seams prompt suggest-v2.txt\n")
+    assert f'"dialect": "{dialect}"' in prompt
+    assert written in prompt
+    assert "Write every condition of your answer in the dialect of its gateway" in prompt

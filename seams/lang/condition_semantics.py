@@ -361,5 +361,5 @@ def _feel_arith(op: str, a: object, b: object) -> object:
     if op == "+" and type(a) is timedelta and isinstance(b, date):
         return b + a
     if op == "-" and type(a) is type(b) and type(a) in (date, datetime):
-        return a - b  # the duration between two dates, or two dates and times
+        return a - b  # type: ignore[operator]  # the duration between two dates, or two dates and times
     return None
