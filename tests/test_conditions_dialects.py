@@ -86,7 +86,7 @@ def test_names_are_the_variables_read_whatever_the_dialect():
     ("${x > }", "JUEL syntax error: unexpected '}'"),
     ("${'a\\n'}", "JUEL string escape"),
     ("=count(items) > 2", "FEEL function call count(items) is not supported"),
-    ("=is defined(x)", "FEEL function call is defined(x) is not supported"),
+    ('=upper case(x) = "A"', "FEEL function call upper case(x) is not supported"),
     ("=items[1] > 2", "FEEL filter items[1] is not supported"),
     ("={a: 1}.a", "FEEL context {...} is not supported"),
     ("=some x in xs satisfies x > 1", "FEEL 'some' expression is not supported"),

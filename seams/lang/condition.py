@@ -51,6 +51,8 @@ from seams.lang.condition_tree import (
     Between,
     BoolOp,
     Compare,
+    ListContains,
+    ListLit,
     Lit,
     LitList,
     Node,
@@ -306,6 +308,8 @@ def _boundary_literals(tree: Node):
             for bound in (node.low, node.high):
                 if isinstance(bound, Lit):
                     yield node.value.name, bound.value
+        elif isinstance(node, ListContains) and isinstance(node.value, Var) and isinstance(node.items, ListLit):
+            yield from ((node.value.name, item.value) for item in node.items.items if isinstance(item, Lit))
 
 
 def _literal_values(node: Lit | LitList):

@@ -27,8 +27,12 @@ from seams.lang.condition_tree import (
     BoolOp,
     Compare,
     Empty,
+    IsDefined,
+    ListContains,
+    ListLit,
     Lit,
     LitList,
+    Matches,
     Neg,
     Node,
     Not,
@@ -114,7 +118,24 @@ class _Printer:
                 return f"if {self.text(node.test)} then {self.text(node.then)} else {self.text(node.orelse)}", \
                     _TERNARY
             raise self.cannot("a conditional expression")
+        if isinstance(node, (ListLit, Matches, ListContains, IsDefined)):
+            return self.feel_function(node)
         raise self.cannot(type(node).__name__)
+
+    def feel_function(self, node: ListLit | Matches | ListContains | IsDefined) -> tuple[str, int]:
+        """FEEL's list literal, ``matches``, ``list contains`` and ``is defined``; no other dialect has them."""
+        what = {ListLit: "a list", Matches: "matches(...)", ListContains: "list contains(...)",
+                IsDefined: "is defined(...)"}[type(node)]
+        if self.dialect != FEEL:
+            raise self.cannot(what)
+        if isinstance(node, ListLit):
+            return "[" + ", ".join(self.text(item) for item in node.items) + "]", _ATOM
+        if isinstance(node, Matches):
+            flags = f", {self.string(node.flags)}" if node.flags else ""
+            return f"matches({self.text(node.value)}, {self.string(node.pattern)}{flags})", _ATOM
+        if isinstance(node, ListContains):
+            return f"list contains({self.text(node.items)}, {self.text(node.value)})", _ATOM
+        return f"is defined({self.text(node.operand)})", _ATOM
 
     # -- pieces
 

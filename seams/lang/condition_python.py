@@ -28,8 +28,12 @@ from seams.lang.condition_tree import (
     BoolOp,
     Compare,
     Empty,
+    IsDefined,
+    ListContains,
+    ListLit,
     Lit,
     LitList,
+    Matches,
     Neg,
     Node,
     Not,
@@ -38,6 +42,7 @@ from seams.lang.condition_tree import (
     Ternary,
     Var,
 )
+from seams.lang.feel_regex import translate
 
 _HELPERS = {
     "err": "lambda m: (_ for _ in ()).throw(ValueError(m))",
@@ -47,6 +52,7 @@ _HELPERS = {
     "ex": "lambda v: Decimal(str(v)) if isinstance(v, float) else v",
     "kind": ("lambda v: 'null' if v is None else 'boolean' if isinstance(v, bool) else "
              "(('number' if v == v else 'other') if R['isnum'](v) else 'string' if isinstance(v, str) else "
+             "'list' if isinstance(v, list) else "
              "'date and time' if type(v) is R['DT'] else 'date' if type(v) is date else "
              "'duration' if type(v) is R['TD'] else 'other')"),
     "and3": ("lambda vs: False if any(v is False for v in vs) else "
@@ -58,7 +64,13 @@ _HELPERS = {
     "ford": ("lambda op, a, b: None if R['kind'](a) not in ('number', 'string', 'date', 'date and time', "
              "'duration') or R['kind'](a) != R['kind'](b) else R['cmp'](op, a, b)"),
     "feq": ("lambda a, b: (a is None and b is None) if a is None or b is None else "
-            "(None if R['kind'](a) != R['kind'](b) else a == b)"),
+            "(None if R['kind'](a) != R['kind'](b) else "
+            "(len(a) == len(b) and R['and3']([R['feq'](x, y) for x, y in zip(a, b)])) "
+            "if R['kind'](a) == 'list' else a == b)"),
+    "match": ("lambda v, p, f: __import__('re').search(p, v, f) is not None if isinstance(v, str) "
+              "else None"),
+    "lcont": ("lambda xs, v: any(R['feq'](x, v) is True for x in xs) if isinstance(xs, list) else None"),
+    "fdef": "lambda b, attr: isinstance(b, dict) and attr in b",
     "fcmp": ("lambda op, a, b: R['feq'](a, b) if op == '==' else "
              "(lambda e: e if e is None else not e)(R['feq'](a, b)) if op == '!=' else R['ford'](op, a, b)"),
     "rng": ("lambda v, lo, hi, lc, hc: R['and3']([R['ford']('>=' if lc else '>', v, lo), "
@@ -166,7 +178,23 @@ class _Renderer:
         if isinstance(node, Between):
             return (f"(lambda v, lo, hi: R['and3']([R['ford']('>=', v, lo), R['ford']('<=', v, hi)]))("
                     f"{self.render(node.value)}, {self.render(node.low)}, {self.render(node.high)})")
+        if isinstance(node, ListLit):
+            return "[" + "".join(f"{self.render(item)}, " for item in node.items) + "]"
+        if isinstance(node, Matches):
+            pattern, flags = translate(node.pattern, node.flags)
+            return f"R['match']({self.render(node.value)}, {pattern!r}, {flags})"
+        if isinstance(node, ListContains):
+            return f"R['lcont']({self.render(node.items)}, {self.render(node.value)})"
+        if isinstance(node, IsDefined):
+            return self.defined(node.operand)
         raise ValueError(f"no Python form for {type(node).__name__}")
+
+    def defined(self, node: Node) -> str:
+        """``is defined``: a generated function takes every variable it reads as an input, so a
+        variable is defined there; a context entry is defined when the context has the key."""
+        if isinstance(node, Path):
+            return f"({self.defined(node.base)} and R['fdef']({self.render(node.base)}, {node.attr!r}))"
+        return f"(lambda v: True)({self.render(node)})"
 
     def compare(self, node: Compare) -> str:
         pairs = []

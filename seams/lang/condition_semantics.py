@@ -39,8 +39,12 @@ from seams.lang.condition_tree import (
     BoolOp,
     Compare,
     Empty,
+    IsDefined,
+    ListContains,
+    ListLit,
     Lit,
     LitList,
+    Matches,
     Neg,
     Node,
     Not,
@@ -49,6 +53,7 @@ from seams.lang.condition_tree import (
     Ternary,
     Var,
 )
+from seams.lang.feel_regex import translate
 
 _LONG = re.compile(r"[+-]?\d+")
 
@@ -98,7 +103,33 @@ class _Engine:
             value = self.value(node.value)
             low, high = self.value(node.low), self.value(node.high)
             return _and3([_feel_order(">=", value, low), _feel_order("<=", value, high)])
+        if isinstance(node, ListLit):
+            return [self.value(item) for item in node.items]
+        if isinstance(node, Matches):
+            value = self.value(node.value)
+            if not isinstance(value, str):
+                return None
+            pattern, flags = translate(node.pattern, node.flags)
+            return re.search(pattern, value, flags) is not None
+        if isinstance(node, ListContains):
+            items, wanted = self.value(node.items), self.value(node.value)
+            if not isinstance(items, list):
+                return None
+            return any(_feel_equal(item, wanted) is True for item in items)
+        if isinstance(node, IsDefined):
+            return self.defined(node.operand)
         raise self.fail(f"cannot evaluate {type(node).__name__}")
+
+    def defined(self, node: Node) -> bool:
+        """FEEL 1.x ``is defined``: the variable, or the context entry, exists (its value may be null)."""
+        if isinstance(node, Var):
+            return node.name in self.env
+        if isinstance(node, Path):
+            if not self.defined(node.base):
+                return False
+            base = self.value(node.base)
+            return isinstance(base, dict) and node.attr in base
+        raise self.fail("'is defined' of anything but a name or path")
 
     # -- paths and booleans
 
@@ -284,6 +315,8 @@ def feel_kind(value: object) -> str:
         return "number" if value == value else "other"
     if isinstance(value, str):
         return "string"
+    if isinstance(value, list):
+        return "list"
     if type(value) is datetime:
         return "date and time"
     if type(value) is date:
@@ -304,6 +337,10 @@ def _feel_equal(a: object, b: object) -> bool | None:
         return None
     if kind == "number" and not (a == a and b == b):
         return None
+    if kind == "list":  # same length and each pair equal (null where a pair is of two kinds)
+        if len(a) != len(b):  # type: ignore[arg-type]
+            return False
+        return _and3([_feel_equal(x, y) for x, y in zip(a, b)])  # type: ignore[call-overload]
     return a == b
 
 

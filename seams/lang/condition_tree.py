@@ -117,7 +117,39 @@ class Between:
     high: Node
 
 
-Node = Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between
+@dataclass(frozen=True)
+class ListLit:
+    """A FEEL list ``[a, b]`` as a value: compared with ``=``/``!=`` (``x = []``) or searched by ``list contains``."""
+
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Matches:
+    """FEEL ``matches(value, "pattern"[, "flags"])``: the pattern, a string literal, searched in ``value``."""
+
+    value: Node
+    pattern: str
+    flags: str = ""
+
+
+@dataclass(frozen=True)
+class ListContains:
+    """FEEL ``list contains(list, value)``."""
+
+    items: Node
+    value: Node
+
+
+@dataclass(frozen=True)
+class IsDefined:
+    """FEEL ``is defined(x)`` / ``x is defined``: the variable (or context entry) exists, even if null."""
+
+    operand: Node  # a Var or a Path
+
+
+Node = (Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between | ListLit | Matches
+        | ListContains | IsDefined)
 
 SEAMS, JUEL, FEEL = "seams", "juel", "feel"
 DIALECTS = (SEAMS, JUEL, FEEL)
@@ -129,7 +161,7 @@ def children(node: Node | LitList | Range) -> tuple:
     """The direct sub-nodes of a node, operands and list items included."""
     if isinstance(node, BoolOp):
         return node.values
-    if isinstance(node, (Not, Neg, Empty)):
+    if isinstance(node, (Not, Neg, Empty, IsDefined)):
         return (node.operand,)
     if isinstance(node, Compare):
         return node.operands
@@ -145,6 +177,12 @@ def children(node: Node | LitList | Range) -> tuple:
         return (node.test, node.then, node.orelse)
     if isinstance(node, Between):
         return (node.value, node.low, node.high)
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, Matches):
+        return (node.value,)
+    if isinstance(node, ListContains):
+        return (node.items, node.value)
     return ()
 
 

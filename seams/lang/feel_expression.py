@@ -26,8 +26,12 @@ from seams.lang.condition_tree import (
     Between,
     BoolOp,
     Compare,
+    IsDefined,
+    ListContains,
+    ListLit,
     Lit,
     LitList,
+    Matches,
     Neg,
     Node,
     Not,
@@ -36,6 +40,7 @@ from seams.lang.condition_tree import (
     Ternary,
     Var,
 )
+from seams.lang.feel_regex import PatternError, translate
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -52,6 +57,7 @@ _COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=
 _STRING_ESCAPES = {'"': '"', "\\": "\\", "'": "'", "n": "\n", "r": "\r", "t": "\t"}
 _DURATION = re.compile(r"^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
 _LITERAL_FUNCTIONS = ("date and time", "date", "duration")
+_FUNCTIONS = ("matches", "list contains", "is defined")
 
 
 @dataclass(frozen=True)
@@ -302,6 +308,12 @@ class _Parser:
             if name.kind != "name":
                 raise self.invalid(name)
             node = Path(node, name.text)
+        if self.tok.is_word("is") and self.peek(1).is_word("defined") and not self.peek(2).is_op("("):
+            if not isinstance(node, (Var, Path)):
+                raise self.fail(f"{_segment(self.text[start:self.tok.start])} is defined: only a name or path "
+                                "can be tested")
+            self.pos += 2
+            node = IsDefined(node)
         return node
 
     def primary(self) -> Node:
@@ -320,7 +332,17 @@ class _Parser:
         if token.is_op("{"):
             raise self.fail("context {...} is not supported")
         if token.is_op("["):
-            raise self.fail("list or range outside 'in' is not supported")
+            if self._range_ahead():
+                raise self.fail("range outside 'in' is not supported")
+            self.take()
+            items = []
+            while not self.tok.is_op("]"):
+                items.append(self.expression())
+                if not self.tok.is_op(","):
+                    break
+                self.take()
+            self.expect("]")
+            return ListLit(tuple(items))
         if token.kind == "name":
             if token.text in _LITERALS:
                 self.take()
@@ -337,6 +359,8 @@ class _Parser:
             words = [self.take().text]
             while self.tok.kind == "name" and self.tok.text not in _KEYWORDS:
                 words.append(self.take().text)
+            if len(words) > 2 and words[-2:] == ["is", "defined"] and not self.tok.is_op("("):
+                return IsDefined(Var(" ".join(words[:-2])))
             name = " ".join(words)
             if self.tok.is_op("("):
                 return self.call(name, token.start)
@@ -344,7 +368,7 @@ class _Parser:
         raise self.invalid(token)
 
     def call(self, name: str, start: int) -> Node:
-        if name not in (*_LITERAL_FUNCTIONS, "not", "modulo"):
+        if name not in (*_LITERAL_FUNCTIONS, "not", "modulo", *_FUNCTIONS):
             raise self.fail(f"function call {_segment(self.text[start:self._closing('(', ')')])} is not supported")
         self.expect("(")
         arguments = []
@@ -359,6 +383,8 @@ class _Parser:
             if len(arguments) != 1:
                 raise self.fail(f"not(...) takes one argument, not {len(arguments)}: {shown}")
             return Not(arguments[0])
+        if name in _FUNCTIONS:
+            return self.function(name, arguments, shown)
         if name == "modulo":
             if len(arguments) != 2:
                 raise self.fail(f"modulo(a, b) takes two arguments: {shown}")
@@ -366,6 +392,28 @@ class _Parser:
         if len(arguments) != 1 or not (isinstance(arguments[0], Lit) and isinstance(arguments[0].value, str)):
             raise self.fail(f"{name}(...) with anything but one string literal is not supported: {shown}")
         return Lit(self._temporal(name, arguments[0].value, shown))
+
+    def function(self, name: str, arguments: list[Node], shown: str) -> Node:
+        """``matches``, ``list contains`` and ``is defined`` (docs/conditions.md, "FEEL functions")."""
+        if name == "is defined":
+            if len(arguments) != 1 or not isinstance(arguments[0], (Var, Path)):
+                raise self.fail(f"is defined(...) takes one name or path: {shown}")
+            return IsDefined(arguments[0])
+        if name == "list contains":
+            if len(arguments) != 2:
+                raise self.fail(f"list contains(list, value) takes two arguments: {shown}")
+            return ListContains(arguments[0], arguments[1])
+        if len(arguments) not in (2, 3) or not all(
+                isinstance(a, Lit) and isinstance(a.value, str) for a in arguments[1:]):
+            raise self.fail(f"matches(value, pattern[, flags]) with anything but string literals for the "
+                            f"pattern and flags is not supported: {shown}")
+        pattern = arguments[1].value  # type: ignore[union-attr]
+        flags = arguments[2].value if len(arguments) == 3 else ""  # type: ignore[union-attr]
+        try:
+            translate(pattern, flags)  # type: ignore[arg-type]
+        except PatternError as exc:
+            raise self.fail(f"{shown}: {exc}") from None
+        return Matches(arguments[0], pattern, flags)  # type: ignore[arg-type]
 
     def _closing(self, opening: str, closing: str) -> int:
         """The source offset past the bracket closing the first ``opening`` from here on."""
