@@ -182,7 +182,7 @@ class _Renderer:
             return "[" + "".join(f"{self.render(item)}, " for item in node.items) + "]"
         if isinstance(node, Matches):
             pattern, flags = translate(node.pattern, node.flags)
-            return f"R['match']({self.render(node.value)}, {pattern!r}, {flags})"
+            return f"R['match']({self.render(node.value)}, {pattern!r}, {int(flags)})"
         if isinstance(node, ListContains):
             return f"R['lcont']({self.render(node.items)}, {self.render(node.value)})"
         if isinstance(node, IsDefined):
