@@ -4,8 +4,10 @@ A Camunda 8 (Zeebe) condition is a FEEL expression after a leading ``=``.
 This module parses the part of FEEL that states a rule over process
 variables (docs/conditions.md, "FEEL") into the one condition tree
 (seams.lang.condition_tree) and refuses the rest by name: a function call
-other than the ``date``/``date and time``/``duration`` literals, ``not(...)``
-and ``modulo(a, b)``; filters, contexts, ``for``/``some``/``every``.
+other than the ``date``/``date and time``/``duration`` literals, ``not(...)``,
+``modulo(a, b)``, ``matches`` (patterns as seams.lang.feel_regex translates
+them), ``list contains`` and ``is defined``; filters, contexts,
+``for``/``some``/``every``.
 
 These are FEEL *expressions* (``amount > 1000``), not the unary tests of a
 decision table's input entries (``> 1000``), which seams.lang.feel reads.
