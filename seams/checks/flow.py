@@ -30,7 +30,8 @@ from rdflib import URIRef
 from seams import vocab as V
 from seams.errors import ExpressionError
 from seams.findings import Finding
-from seams.lang.condition import Condition, parse_condition
+from seams.lang.condition import Condition, dialect_of, parse_condition
+from seams.lang.condition_tree import DIALECT_NAMES
 from seams.model.view import Gateway, Process, Task, View
 
 if TYPE_CHECKING:
@@ -236,6 +237,7 @@ def upstream_findings(model: Model) -> list[Finding]:
         found.extend(_decision_input_findings(model, process, items, before, graph, sets))
         found.extend(_condition_findings(model, process, by_name, before, sets, graph))
         found.extend(_read_findings(model, process, items, before, graph, sets))
+        found.extend(mixed_dialect_findings(process))
     return found
 
 
@@ -270,6 +272,20 @@ def _read_findings(model: Model, process: Process, items: dict[str, list[FlowEle
                         "expected a form field, seam:writes or decision output that sets it earlier")
 
 
+def mixed_dialect_findings(process: Process) -> Iterable[Finding]:
+    """A gateway whose outgoing conditions are written in more than one dialect
+    (docs/conditions.md): no engine runs both, so at least one of them never works."""
+    for node_id in sorted(process.nodes):
+        written = [(flow.id, dialect_of(flow.condition)) for flow in sorted(process.outgoing(node_id),
+                                                                            key=lambda f: f.id)
+                   if flow.condition]
+        if len({dialect for _, dialect in written}) > 1:
+            listed = ", ".join(f"{flow_id} {DIALECT_NAMES[dialect]}" for flow_id, dialect in written)
+            yield Finding(KIND, node_id, CONDITION,
+                          f"outgoing conditions mix dialects ({listed}); write them all in the dialect of the "
+                          "process's engine")
+
+
 def _decision_input_findings(model: Model, process: Process, items: dict[str, list[FlowElement]],
                              before: dict[str, frozenset[URIRef]], graph: FlowGraph,
                              sets: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
@@ -299,7 +315,7 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
         if flow.condition is None:
             continue
         try:
-            condition: Condition = parse_condition(flow.condition, where=flow.id)
+            condition: Condition = parse_condition(flow.condition, where=flow.id, language=flow.language)
         except ExpressionError as exc:
             yield Finding(KIND, flow.id, CONDITION, reason(exc, flow.id))
             continue

@@ -135,6 +135,7 @@ class Flow:
     target: str
     name: str | None
     condition: str | None
+    language: str | None = None  # the conditionExpression's ``language`` attribute (a script language)
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,7 @@ def _bpmn_processes(payload: PayloadFile) -> dict[str, tuple[dict, dict]]:
                     id=el.get("id"), source=el.get("sourceRef", ""), target=el.get("targetRef", ""),
                     name=el.get("name"),
                     condition=(cond.text or "").strip() if cond is not None else None,
+                    language=cond.get("language") if cond is not None else None,
                 )
             elif el.getparent() is proc or etree.QName(el.getparent()).localname == "subProcess":
                 ref = el.get(f"{{{V.CAMUNDA_NS}}}decisionRef")

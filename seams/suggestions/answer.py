@@ -9,6 +9,10 @@ an input not known at the gateway, a FEEL test or condition that does not
 parse, conditions that do not cover exactly the gateway's outgoing flows but
 its default flow) is a GeneratorError. Each message names the key of the
 answer at fault.
+
+An answer's condition may be written in any dialect seams reads; it is kept
+in the dialect of the gateway's conditions (docs/conditions.md), so a Camunda
+7 gateway gets ``${...}`` and a Camunda 8 gateway ``=...`` back.
 """
 
 from __future__ import annotations
@@ -302,5 +306,9 @@ def _conditions(value: Any, candidate: Candidate, output: str, model: Model) -> 
         if condition.names != {output}:
             raise GeneratorError(f"answer conditions.{flow_id}: must read only the output {output}, "
                                  f"not {', '.join(sorted(condition.names)) or 'nothing'}")
-        conditions.append((flow_id, condition.text))
+        try:
+            written = condition.in_dialect(candidate.dialect)
+        except ExpressionError as exc:
+            raise GeneratorError(str(exc)) from None
+        conditions.append((flow_id, written))
     return tuple(conditions)

@@ -4,8 +4,9 @@ A gateway whose outgoing conditions read a variable that no decision sets
 computes its rule in the BPMN condition text itself (``days > 20``); that is
 what ``condition-to-dmn`` moves into a DMN table. A gateway that only reads
 decision outputs (``approval == "auto"``) already has its rule in DMN and is
-left alone. A condition that does not parse is the decision checks' to
-report, so such a gateway is not offered either.
+left alone. A condition that does not parse (a script condition among them) or a
+gateway whose conditions mix dialects is the decision checks' to report, so
+such a gateway is not offered either.
 
 The gateway's default flow (its BPMN ``default`` attribute) is taken when no
 other condition holds; it keeps no condition of its own (BPMN ignores one),
@@ -43,6 +44,11 @@ class Candidate:
     def conditional_flows(self) -> tuple[str, ...]:
         """The outgoing flows that carry a condition after the change: all but the default flow."""
         return tuple(flow.id for flow in self.flows if flow.id != self.default)
+
+    @property
+    def dialect(self) -> str:
+        """The dialect the gateway's conditions are written in (a candidate's conditions agree)."""
+        return next(iter(self.conditions.values())).dialect
 
     @property
     def element_id(self) -> str:
@@ -110,9 +116,11 @@ def _parsed(flows: tuple[Flow, ...]) -> dict[str, Condition] | None:
         if flow.condition is None:
             continue
         try:
-            conditions[flow.id] = parse_condition(flow.condition, where=flow.id)
+            conditions[flow.id] = parse_condition(flow.condition, where=flow.id, language=flow.language)
         except ExpressionError:
             return None
+    if len({condition.dialect for condition in conditions.values()}) > 1:
+        return None  # mixed dialects: the decision checks report it
     return conditions
 
 

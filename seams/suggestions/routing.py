@@ -33,7 +33,7 @@ from typing import Any, cast
 from rdflib import URIRef
 
 from seams import vocab as V
-from seams.errors import SeamsError
+from seams.errors import ExpressionError, SeamsError
 from seams.findings import Finding
 from seams.lang.condition import Condition, parse_condition
 from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests, sample_values
@@ -100,7 +100,11 @@ def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
     findings: list[Finding] = []
     for values in combos:
         env = dict(zip(names, values, strict=True))
-        before = taken(candidate, candidate.conditions, env)
+        try:
+            before = taken(candidate, candidate.conditions, env)
+        except ExpressionError as exc:  # the engine stops on this input before the change already
+            findings.append(_stopped(candidate, env, exc))
+            continue
         hits = [i for i, (entries, _) in enumerate(table)
                 if all(entry.matches(env[name]) for entry, name in zip(entries, decision.inputs, strict=True))]
         if decision.hit_policy == "UNIQUE" and len(hits) > 1:
@@ -109,7 +113,11 @@ def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
                                     f"{_render(env)} matches rules {rules} of a UNIQUE table"))
         else:
             decided = {decision.output: table[hits[0]][1] if hits else None}
-            after = taken(candidate, new_conditions, decided)
+            try:
+                after = taken(candidate, new_conditions, decided)
+            except ExpressionError as exc:
+                findings.append(_stopped(candidate, env, exc))
+                continue
             if before != after:
                 flow = next(f for f in order if (f in before) != (f in after))
                 findings.append(Finding(KIND, candidate.element_id, flow,
@@ -168,6 +176,12 @@ def taken(candidate: Candidate, conditions: dict[str, Condition], env: dict[str,
     chosen = [flow for flow in candidate.conditional_flows
               if flow not in conditions or conditions[flow].evaluate(env)]
     return chosen or ([candidate.default] if candidate.default else [])
+
+
+def _stopped(candidate: Candidate, env: dict[str, object], exc: ExpressionError) -> Finding:
+    """A sample on which a JUEL or FEEL condition stops its engine (a refused coercion, a non-boolean)."""
+    flow, _, reason = str(exc).partition(": ")
+    return Finding(KIND, candidate.element_id, flow, f"{_render(env)}: {reason}")
 
 
 def _flows(flows: list[str]) -> str:

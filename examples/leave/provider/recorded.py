@@ -32,7 +32,7 @@ def draft_subject(prompt: str) -> str:
 
 
 def suggest_subject(prompt: str) -> str:
-    """suggest-v1: the BPMN id of the first candidate gateway in the gateways block."""
+    """suggest-v1 and -v2: the BPMN id of the first candidate gateway in the gateways block."""
     return json.loads(data_blocks(prompt)["gateways"])[0]["gateway"]
 
 
@@ -46,6 +46,7 @@ SUBJECTS = {
     "draft-v1.txt": draft_subject,
     "draft-generator-v2.txt": generator_subject,
     "suggest-v1.txt": suggest_subject,
+    "suggest-v2.txt": suggest_subject,
 }
 
 # The handler an LLM wrote for ex:RecordLeave from its draft-v1 prompt,
@@ -62,7 +63,9 @@ def handle(inputs, bindings):
 '''
 
 # The condition-to-dmn suggestion an LLM made for Gateway_Escalate from its
-# suggest-v1 prompt: the "long or unpaid" rule as a decision table.
+# suggest-v1 prompt: the "long or unpaid" rule as a decision table. The
+# suggest-v2 prompt (the same gateway, its conditions in seams' dialect) got
+# the same answer.
 ESCALATION = """```json
 {
   "kind": "condition-to-dmn",
@@ -139,6 +142,7 @@ ANSWERS = {
     ("draft-v1.txt", "https://example.org/leave/RecordLeave"): RECORD_LEAVE,
     ("draft-generator-v2.txt", "variables.md"): VARIABLES_GENERATOR,
     ("suggest-v1.txt", "Gateway_Escalate"): ESCALATION,
+    ("suggest-v2.txt", "Gateway_Escalate"): ESCALATION,
 }
 
 

@@ -1,4 +1,4 @@
-"""Filling ``prompts/suggest-v1.txt`` from the model, the same bytes for the same model.
+"""Filling ``prompts/suggest-v2.txt`` from the model, the same bytes for the same model.
 
 Every piece of model text (labels, conditions, BPMN and DMN elements) goes
 into a DATA block (seams_cli.prompting.quote); JSON is written with sorted
@@ -14,12 +14,13 @@ from typing import Any
 
 from lxml import etree
 
+from seams.lang.condition_tree import DIALECT_NAMES
 from seams.model.context import variable_facts
 from seams.model.loading import Model, PayloadFile
 from seams.suggestions.candidates import Candidate
 from seams_cli.llm.prompting import fill, load_template, quote
 
-TEMPLATE = "suggest-v1.txt"
+TEMPLATE = "suggest-v2.txt"
 
 
 def build_prompt(model: Model, candidates: list[Candidate]) -> str:
@@ -29,6 +30,7 @@ def build_prompt(model: Model, candidates: list[Candidate]) -> str:
         "label": c.gateway.label,
         "process": c.process.label,
         "outgoing": [{"flow": f.id, "name": f.name, "condition": f.condition} for f in c.flows],
+        "dialect": DIALECT_NAMES[c.dialect],
         "default": c.default,
         "known": sorted(c.known),
     } for c in candidates]

@@ -1,0 +1,205 @@
+"""The one expression tree every gateway condition dialect parses into.
+
+seams' own Python subset, Camunda 7's JUEL (``${...}``) and Camunda 8's FEEL
+(``=...``) are three spellings of one small language of comparisons over
+process variables (docs/conditions.md). Each parser builds these nodes; the
+evaluator (seams.lang.condition_semantics) and the printer
+(seams.lang.condition_print) read them, so the routing check, the boundary
+samples, the upstream-variables analysis and condition-to-dmn see one tree
+whatever dialect the modeler wrote.
+
+Literal values are Python values: ``int``, ``Decimal`` (a number written with
+a point or exponent), ``str``, ``bool``, ``None`` (null), ``date``,
+``datetime`` and ``timedelta`` (FEEL's ``date``, ``date and time`` and
+days-and-time ``duration`` literals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Var:
+    """A process variable read by name."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Path:
+    """``base.attr``: a property of a map-valued expression (JUEL and FEEL paths)."""
+
+    base: Node
+    attr: str
+
+
+@dataclass(frozen=True)
+class Lit:
+    value: object  # int | Decimal | str | bool | None | date | datetime | timedelta
+
+
+@dataclass(frozen=True)
+class Range:
+    """A FEEL interval ``[low..high]``; ``*_closed`` says whether the end point belongs to it."""
+
+    low: Lit
+    high: Lit
+    low_closed: bool = True
+    high_closed: bool = True
+
+
+@dataclass(frozen=True)
+class LitList:
+    """The right side of ``in``: literals and (FEEL) ranges."""
+
+    items: tuple[Lit | Range, ...]
+
+
+@dataclass(frozen=True)
+class Compare:
+    """A comparison; seams allows Python's chains (``1 < x <= 10``), JUEL and FEEL two operands."""
+
+    operands: tuple[Node | LitList, ...]
+    ops: tuple[str, ...]  # "==" "!=" "<" "<=" ">" ">=" "in" "not in"
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    op: str  # "and" | "or"
+    values: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Arith:
+    """Binary arithmetic: ``+ - * / %`` (JUEL ``div``/``mod``; FEEL ``modulo(a, b)``)."""
+
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Neg:
+    """Unary minus of anything but a number literal (``-5`` is ``Lit(-5)``)."""
+
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Ternary:
+    """JUEL ``a ? b : c``, FEEL ``if a then b else c``."""
+
+    test: Node
+    then: Node
+    orelse: Node
+
+
+@dataclass(frozen=True)
+class Empty:
+    """JUEL ``empty x``: null, an empty string, list or map."""
+
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Between:
+    """FEEL ``value between low and high`` (both ends included)."""
+
+    value: Node
+    low: Node
+    high: Node
+
+
+@dataclass(frozen=True)
+class ListLit:
+    """A FEEL list ``[a, b]`` as a value: compared with ``=``/``!=`` (``x = []``) or searched by ``list contains``."""
+
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Matches:
+    """FEEL ``matches(value, "pattern"[, "flags"])``: the pattern, a string literal, searched in ``value``."""
+
+    value: Node
+    pattern: str
+    flags: str = ""
+
+
+@dataclass(frozen=True)
+class ListContains:
+    """FEEL ``list contains(list, value)``."""
+
+    items: Node
+    value: Node
+
+
+@dataclass(frozen=True)
+class IsDefined:
+    """FEEL ``is defined(x)`` / ``x is defined``: the variable (or context entry) exists, even if null."""
+
+    operand: Node  # a Var or a Path
+
+
+Node = (Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between | ListLit | Matches
+        | ListContains | IsDefined)
+
+SEAMS, JUEL, FEEL = "seams", "juel", "feel"
+DIALECTS = (SEAMS, JUEL, FEEL)
+DIALECT_NAMES = {SEAMS: "seams", JUEL: "JUEL", FEEL: "FEEL"}
+"""How a dialect is named in messages and docs."""
+
+
+def children(node: Node | LitList | Range) -> tuple:
+    """The direct sub-nodes of a node, operands and list items included."""
+    if isinstance(node, BoolOp):
+        return node.values
+    if isinstance(node, (Not, Neg, Empty, IsDefined)):
+        return (node.operand,)
+    if isinstance(node, Compare):
+        return node.operands
+    if isinstance(node, LitList):
+        return node.items
+    if isinstance(node, Range):
+        return (node.low, node.high)
+    if isinstance(node, Path):
+        return (node.base,)
+    if isinstance(node, Arith):
+        return (node.left, node.right)
+    if isinstance(node, Ternary):
+        return (node.test, node.then, node.orelse)
+    if isinstance(node, Between):
+        return (node.value, node.low, node.high)
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, Matches):
+        return (node.value,)
+    if isinstance(node, ListContains):
+        return (node.items, node.value)
+    return ()
+
+
+def walk(node: Node | LitList | Range) -> Iterator[Node | LitList | Range]:
+    """Every node of the tree, depth first, the node itself first."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(children(current)))
+
+
+def depth(node: Node | LitList | Range) -> int:
+    """The nesting depth of a tree (a leaf is 1)."""
+    best, stack = 0, [(node, 1)]
+    while stack:
+        current, level = stack.pop()
+        best = max(best, level)
+        stack.extend((child, level + 1) for child in children(current))
+    return best
