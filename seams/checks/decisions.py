@@ -7,8 +7,9 @@ must parse, and a UNIQUE table must have no two rules that one input can
 match. Conditions and the upstream dataflow live in seams.flow_analysis.
 
 Every payload is indexed once (id -> element), so the checks stay linear in
-the size of the model and its payloads; only the UNIQUE overlap test is
-quadratic, in the rules of one table.
+the size of the model and its payloads; the UNIQUE overlap test sorts and
+sweeps (seams.checks.unique_overlaps) and lists at most
+``MAX_OVERLAP_FINDINGS`` pairs a table, then how many more there are.
 """
 
 from __future__ import annotations
@@ -21,14 +22,16 @@ from rdflib import URIRef
 
 from seams import vocab as V
 from seams.checks.flow import KIND, elements_by_id, reason, upstream_findings
+from seams.checks.unique_overlaps import overlapping_pairs
 from seams.errors import ExpressionError
 from seams.findings import Finding
-from seams.lang.feel import UnaryTests, overlaps, parse_literal, parse_unary_tests
+from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests
 from seams.model.view import Decision, Task
 
 if TYPE_CHECKING:
     from seams.model.loading import Model, PayloadFile
 
+MAX_OVERLAP_FINDINGS = 20
 HIT_POLICIES = ("UNIQUE", "FIRST", "PRIORITY", "ANY", "COLLECT")
 _DMN = f"{{{V.DMN_NS}}}"
 _PREFIX = {V.BPMN_NS: "bpmn", V.BPMNDI_NS: "bpmndi", V.DC_NS: "dc", V.DI_NS: "di",
@@ -217,12 +220,15 @@ def _table_findings(decision_id: str, table: etree._Element) -> Iterable[Finding
         if not problems:
             rows.append((rule_id, tests))
     if policy == "UNIQUE":
-        for i, (first_id, first) in enumerate(rows):
-            for second_id, second in rows[i + 1:]:
-                if all(overlaps(a, b) for a, b in zip(first, second)):
-                    yield Finding(KIND, decision_id, "dmn:rule",
-                                  f"rules {first_id} and {second_id} overlap: some input matches both, "
-                                  "which a UNIQUE table forbids; make them disjoint or use hit policy FIRST")
+        pairs = overlapping_pairs([tests for _, tests in rows])
+        for i, j in pairs[:MAX_OVERLAP_FINDINGS]:
+            yield Finding(KIND, decision_id, "dmn:rule",
+                          f"rules {rows[i][0]} and {rows[j][0]} overlap: some input matches both, "
+                          "which a UNIQUE table forbids; make them disjoint or use hit policy FIRST")
+        if len(pairs) > MAX_OVERLAP_FINDINGS:
+            yield Finding(KIND, decision_id, "dmn:rule",
+                          f"{len(pairs) - MAX_OVERLAP_FINDINGS} more pairs of rules overlap "
+                          f"(only the first {MAX_OVERLAP_FINDINGS} are listed)")
 
 
 def _rule_entries(rule: etree._Element, columns: list[str],

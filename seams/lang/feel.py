@@ -71,6 +71,11 @@ class UnaryTests:
         """Computed once: a UNIQUE check intersects each entry with every other rule's."""
         if self.is_any:
             return ValueSet.of_kinds(KINDS)
+        if not self.negated:  # the null part only matters under not(...): skip it (large tables)
+            true = _test_true(self.tests[0])
+            for test in self.tests[1:]:
+                true = true.union(_test_true(test))
+            return true
         true, unknown = ValueSet.empty(), ValueSet.empty()
         for test in self.tests:
             test_true, test_unknown = _test_sets(test)
@@ -99,6 +104,14 @@ def _test_result(test: Test, value: object, kind: str) -> bool | None:
             return literal_kind == kind
         return value == test.value if kind == literal_kind else None
     return test.interval.contains(value) if kind == test.kind else None
+
+
+def _test_true(test: Test) -> ValueSet:
+    """The values for which `test` is true (the first half of `_test_sets`)."""
+    if isinstance(test, EqualTest):
+        kind = kind_of(test.value)
+        return ValueSet.point(None if kind == NULL else test.value, kind)
+    return ValueSet.interval(test.kind, test.interval)
 
 
 def _test_sets(test: Test) -> tuple[ValueSet, ValueSet]:
