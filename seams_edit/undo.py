@@ -8,11 +8,11 @@ next undo takes back the apply before.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 from seams.errors import EditError
+from seams.project.limits import loads_json
 from seams_edit.files import MANIFEST, commit, inside, read_or_none, sha256, undo_entries
 
 
@@ -44,7 +44,7 @@ def undo_last(root: Path) -> list[Path]:
 def _manifest(entry: Path) -> list[dict]:
     path = entry / MANIFEST
     try:
-        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        files = loads_json(path.read_text(encoding="utf-8"))["files"]
         for item in files:
             if not isinstance(item["path"], str) or not isinstance(item["after_sha256"], str):
                 raise TypeError("path and after_sha256 must be strings")

@@ -231,7 +231,8 @@ def _example_findings(model: Model, task: Task, example: Example) -> Iterable[Fi
             continue  # the SHACL shape reports the missing literal
         if isinstance(value, JsonError):
             yield Finding(KIND, model.qname(task.iri), "seam:example",
-                          f"{where} is not valid JSON; expected a JSON object")
+                          f"{where} is not valid JSON"
+                          f"{f' ({value.reason})' if value.reason else ''}; expected a JSON object")
             continue
         if not isinstance(value, dict):
             yield Finding(KIND, model.qname(task.iri), "seam:example",

@@ -24,6 +24,7 @@ from seams import vocab as V
 from seams.errors import ProjectError
 from seams.model.payloads import PayloadFile, parse_xml
 from seams.model.view import View, build_view
+from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
 if TYPE_CHECKING:
     from seams.project.layout import Project
@@ -163,6 +164,9 @@ def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
         raise ProjectError(f"{display}: payload <{iri}> has no seam:path")
     if str(fmt) not in ("bpmn", "dmn"):
         raise ProjectError(f"{display}: payload <{iri}> seam:format must be \"bpmn\" or \"dmn\"")
+    problem = path_text_problem(str(rel))
+    if problem:
+        raise ProjectError(f"{display}: payload <{iri}> seam:path {problem}")
     path = (model_dir / str(rel)).resolve()
     # lexically inside too: a copy (the scratch session's) joins the same text to its own
     # directory, where a ".." or absolute path that came back in here would lead elsewhere
@@ -171,9 +175,11 @@ def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
         raise ProjectError(f"{display}: payload <{iri}> seam:path {rel} leads outside the model directory")
     shown = project.relative(path)
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, max_bytes=project.config.payload_bytes)
     except FileNotFoundError:
         raise ProjectError(f"{shown}: payload file not found (seam:path of <{iri}>)") from None
+    except LimitError as exc:
+        raise ProjectError(f"{shown}: payload refused: {exc} (limits.payload_bytes in seams.toml)") from None
     except OSError as exc:
         raise ProjectError(f"{shown}: cannot read payload: {exc.strerror}") from None
     tree = parse_xml(data, source=shown)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from seams.errors import DraftGeneratorError, SeamsError
 from seams.generators.new_generator import default_out, scaffold, write
+from seams.project.project_lock import project_lock
 from seams.generators.package import package_name
 from seams.generators.package_rules import check_extract, check_no_logic, check_no_restated_label
 from seams.model.loading import load_model
@@ -112,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
                                   details=[f"failed {line}" for line in failures])
     say("tests passed")
-    written = write(files, out, force=args.force)
+    with project_lock(project.root, timeout=project.config.lock_timeout, command="seams draft-generator"):
+        written = write(files, out, force=args.force)
     if not hit:
         write_cached(project.cache_dir, cached_path, answer.cache_text())
     for path in written:

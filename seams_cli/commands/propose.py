@@ -21,7 +21,7 @@ from pathlib import Path
 from pytest_seams.acceptance import acceptance_source
 from pytest_seams.expected import expected_items
 from pytest_seams.runner import ItemResult, run_session
-from seams.checks.handler_drafts import draft_record, record_draft
+from seams.checks.handler_drafts import draft_record, with_draft
 from seams.errors import ProjectError, SeamsError
 from seams.generators.pysource import is_identifier
 from seams.generators.stubs import stub_source
@@ -30,7 +30,10 @@ from seams.model.loading import Model, load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
-from seams.project.lock import atomic_write, read_lock
+from seams.project.limits import path_text_problem
+from seams.project.lock import atomic_write, lock_bytes, read_lock
+from seams.project.project_lock import project_lock
+from seams.project.writes import write_all
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
@@ -118,9 +121,16 @@ def run(args: argparse.Namespace) -> int:
             say(line)
         return 1
     say("tests passed")
-    _write_accepted(project, target, data, draft_record(
-        task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
-        provider=provider, sha256=digest, llm_model=llm_model))
+    with project_lock(project.root, timeout=project.config.lock_timeout, command="seams propose"):
+        # what the draft was tested against must still hold: another command may have written meanwhile
+        if target.exists() and not args.force:
+            raise SeamsError(f"{module} exists; use --force to replace it")
+        if context_for(load_model(project), task.iri).hash != context.hash:
+            raise SeamsError(f"the model changed while the draft for {model.qname(task.iri)} was tested; "
+                             "run seams propose again")
+        _write_accepted(project, target, data, draft_record(
+            task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
+            provider=provider, sha256=digest, llm_model=llm_model))
     say(f"wrote {module}")
     return 0
 
@@ -132,6 +142,9 @@ def _target_module(project: Project, model: Model, task: Task) -> Path:
         raise ProjectError(f"{subject} seam:handler: the service task names no handler module")
     if not is_identifier(task.handler):
         raise ProjectError(f"{subject} seam:handler: {task.handler!r} is not a module name")
+    problem = path_text_problem(f"{task.handler}.py")
+    if problem:
+        raise ProjectError(f"{subject} seam:handler: {task.handler[:40]}...: the module name {problem}")
     handlers = project.handlers_dir
     target = (handlers / f"{task.handler}.py").resolve()
     if target.parent != handlers:
@@ -173,14 +186,6 @@ def _reason(item: ItemResult, scratch_root: Path) -> str:
 
 
 def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:
-    """Write the module, then the lock; if the lock fails the module is put back."""
-    before = target.read_bytes() if target.exists() else None
-    atomic_write(target, data)
-    try:
-        record_draft(project, record)
-    except BaseException:
-        if before is None:
-            target.unlink(missing_ok=True)
-        else:
-            atomic_write(target, before)
-        raise
+    """Write the module and the lock (re-read now, under the project lock) together, or neither."""
+    lock = lock_bytes(with_draft(read_lock(project), record))
+    write_all({target: data, project.lock_path: lock}, shown=project.relative)

@@ -15,6 +15,7 @@ import argparse
 from seams.errors import GeneratorError, ResolutionError
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams.project.project_lock import project_lock
 from seams.suggestions.answer import KIND, parse_answer, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import check_routing
@@ -78,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list(project)
     if args.accept:
-        return _accept(project, args.accept)
+        # under the lock: a second accept of the same id waits, then finds it gone
+        with project_lock(project.root, timeout=project.config.lock_timeout, command="seams suggest"):
+            return _accept(project, args.accept)
     return _suggest(project, args, llm_model)
 
 

@@ -30,7 +30,9 @@ from typing import Any
 
 from seams.errors import ResolutionError
 from seams.project.layout import Project
+from seams.project.limits import loads_json
 from seams.project.lock import atomic_write
+from seams.project.writes import WriteError
 from seams_cli.llm.provider import cache_key as key_of
 from seams_edit.files import ensure_local_dir
 
@@ -56,7 +58,7 @@ def read_cache(project: Project, key: str) -> str | None:
     """The cached response for ``key``, or None (a damaged entry counts as a miss)."""
     path = suggestions_dir(project) / CACHE_DIR / f"{key}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     response = data.get("response") if isinstance(data, dict) else None
@@ -95,9 +97,13 @@ class Pending:
 def store_pending(project: Project, pending: Pending, diffs: dict[str, bytes]) -> Path:
     """Write the diffs, then suggestion.json; returns the entry's directory."""
     entry = suggestions_dir(project) / pending.id
-    for relpath, diff in sorted(diffs.items()):
-        write_atomic(entry / diff_name(relpath), diff, project)
-    write_atomic(entry / RECORD_NAME, json_bytes(pending.record()), project)
+    try:
+        for relpath, diff in sorted(diffs.items()):
+            write_atomic(entry / diff_name(relpath), diff, project)
+        write_atomic(entry / RECORD_NAME, json_bytes(pending.record()), project)
+    except WriteError:
+        shutil.rmtree(entry, ignore_errors=True)  # no half-stored suggestion is left behind
+        raise
     return entry
 
 
@@ -105,7 +111,7 @@ def load_pending(project: Project, suggestion: str) -> Pending:
     """The stored suggestion ``suggestion`` (an id already checked against ID_PATTERN)."""
     path = suggestions_dir(project) / suggestion / RECORD_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+        data = loads_json(path.read_text(encoding="utf-8"), parse_float=Decimal)
         return Pending(id=data["id"], kind=data["kind"], gateway=data["gateway"],
                        model_hash=data["model_hash"], template=data["template"], provider=data["provider"],
                        llm_model=data.get("llm_model"), files=tuple(data["files"]),
@@ -157,4 +163,7 @@ def json_bytes(data: Any) -> bytes:
 def write_atomic(path: Path, data: bytes, project: Project) -> None:
     """An atomic write that also keeps ``.seams`` ignored by git."""
     ensure_local_dir(project.root, path.parent)
-    atomic_write(path, data)
+    try:
+        atomic_write(path, data)
+    except OSError as error:
+        raise WriteError(f"{project.relative(path)}: cannot write: {error.strerror or error}") from None
