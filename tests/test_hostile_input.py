@@ -239,3 +239,75 @@ def test_full_disk_while_storing_a_suggestion_stores_nothing(tmp_path, monkeypat
     assert err.count("\n") == 1 and "cannot write: No space left on device" in err, err
     assert snapshot(root) == before
     assert [p.name for p in (root / ".seams" / "suggestions").iterdir()] == ["cache"]
+
+
+# --- tampered suggestions and undo entries ---------------------------------------------
+
+
+@pytest.fixture()
+def pending(tmp_path, capsys) -> tuple[Path, str]:
+    root = copy_example(tmp_path)
+    answer = Path(__file__).parent / "fixtures" / "suggest" / "escalate.json"
+    assert main(["suggest", "--project", str(root), "--provider", f"{sys.executable} {SUGGEST_PROVIDER} {answer}"]) == 0
+    ident = capsys.readouterr().out.splitlines()[-1].removeprefix("suggestion ")
+    return root, ident
+
+
+def test_an_edited_suggestion_record_is_not_applied(pending):
+    import json
+
+    root, ident = pending
+    record = root / ".seams" / "suggestions" / ident / "suggestion.json"
+    data = json.loads(record.read_text())
+    data["suggestion"]["decision"]["name"] = "Something else"  # routing kept, other bytes: only the diffs tell
+    record.write_text(json.dumps(data))
+    before = snapshot(root)
+    one_line(run_seams("suggest", "--accept", ident, cwd=root), 1, f"suggestion {ident}",
+             "differs from its reviewed diff", "run seams suggest again")
+    assert snapshot(root) == before
+
+
+def test_an_edited_diff_is_refused(pending):
+    root, ident = pending
+    diff = root / ".seams" / "suggestions" / ident / "model__leave.dmn.diff"
+    diff.write_bytes(diff.read_bytes().replace(b"hr", b"HR"))
+    before = snapshot(root)
+    one_line(run_seams("suggest", "--accept", ident, cwd=root), 1,
+             "differs from its reviewed diff model__leave.dmn.diff")
+    assert snapshot(root) == before
+
+
+def test_two_simultaneous_accepts_apply_once(pending):
+    import subprocess
+
+    root, ident = pending
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEAMS_")}
+    runs = [subprocess.Popen([sys.executable, "-m", "seams_cli", "suggest", "--accept", ident], cwd=root, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = sorted((run.wait(timeout=120), run.stderr.read()) for run in runs)
+    assert [code for code, _ in results] == [0, 1], results
+    assert "no pending suggestion" in results[1][1]
+    assert len(list((root / ".seams" / "undo").iterdir())) == 1
+    undone = run_seams("undo", cwd=root)
+    assert undone.returncode == 0 and undone.stderr == "", undone.stderr
+
+
+def test_a_symlinked_undo_entry_is_refused(project, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "manifest.json").write_text('{"version": 1, "files": []}')
+    (project / ".seams" / "undo").mkdir(parents=True)
+    (project / ".seams" / "undo" / "000001-aaaaaaaaaaaa").symlink_to(outside)
+    before = snapshot(project)
+    one_line(run_seams("undo", cwd=project), 1, "000001-aaaaaaaaaaaa", "not a symlink")
+    assert snapshot(project) == before
+
+
+def test_a_missing_saved_file_in_an_undo_entry_is_one_line(pending, capsys):
+    root, ident = pending
+    assert main(["suggest", "--project", str(root), "--accept", ident]) == 0
+    entry = next((root / ".seams" / "undo").iterdir())
+    next(entry.glob("*.before")).unlink()
+    before = snapshot(root)
+    one_line(run_seams("undo", cwd=root), 1, "is missing; this entry cannot be undone")
+    assert snapshot(root) == before

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from seams.errors import DraftGeneratorError, SeamsError
 from seams.generators.new_generator import default_out, scaffold, write
-from seams.project.project_lock import project_lock
 from seams.generators.package import package_name
 from seams.generators.package_rules import check_extract, check_no_logic, check_no_restated_label
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams.project.project_lock import project_lock
 from seams_cli.commands import new_generator
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (

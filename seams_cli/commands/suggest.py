@@ -37,6 +37,7 @@ from seams_cli.workflows.suggest.store import (
     ID_PATTERN,
     Pending,
     cache_key,
+    file_hashes,
     list_pending,
     load_pending,
     read_cache,
@@ -44,6 +45,7 @@ from seams_cli.workflows.suggest.store import (
     store_pending,
     suggestion_id,
     unified_diff,
+    verify_stored,
     write_cache,
 )
 from seams_edit import apply
@@ -120,11 +122,12 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     ident = suggestion_id(model.hash, TEMPLATE, provider, response, llm_model)
     old = {path: read_or_none(path) for path in files}
     relpaths = {path: project.relative(path) for path in files}
+    diffs = {relpaths[p]: unified_diff(relpaths[p], old[p], data) for p, data in files.items()}
     pending = Pending(id=ident, kind=suggestion.kind, gateway=suggestion.gateway, model_hash=model.hash,
                       template=TEMPLATE, provider=provider, llm_model=llm_model,
-                      files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json())
-    store_pending(project, pending, {relpaths[p]: unified_diff(relpaths[p], old[p], data)
-                                     for p, data in files.items()})
+                      files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json(),
+                      hashes={relpaths[p]: file_hashes(old[p], data, diffs[relpaths[p]]) for p, data in files.items()})
+    store_pending(project, pending, diffs)
     for relpath in pending.files:
         say(f"changed {relpath}")
     say(f"suggestion {ident}")
@@ -166,6 +169,7 @@ def _accept(project, ident: str) -> int:
         raise GeneratorError(f"suggestion {ident} does not keep the routing of {suggestion.gateway}",
                              details=[f.line() for f in routing.findings])
     files = change_files(model, build_change(model, suggestion))
+    verify_stored(project, entry, files)  # exactly the bytes whose diffs were stored, or nothing
     record = apply(project.root, files, undo_dir=undo_dir(project.root))
     say(f"applied {ident}")
     for path in sorted(project.relative(p) for p in record.changed):
