@@ -311,3 +311,58 @@ def test_a_missing_saved_file_in_an_undo_entry_is_one_line(pending, capsys):
     before = snapshot(root)
     one_line(run_seams("undo", cwd=root), 1, "is missing; this entry cannot be undone")
     assert snapshot(root) == before
+
+
+# --- accepted nonsense: now findings -------------------------------------------------
+# (the BPMN edits follow Camunda Modeler's shapes: a sequenceFlow holding a
+# bpmn:conditionExpression of xsi:type bpmn:tFormalExpression, ids like Task_X)
+
+
+def check_lines(root: Path) -> list[str]:
+    result = run_seams("check", cwd=root)
+    assert result.returncode == 1 and result.stderr == "", result.stderr[-2000:]
+    return result.stdout.splitlines()
+
+
+def test_malformed_shapes_are_findings_and_stop_propose_before_the_provider(project):
+    edit(trig(project), 'sh:pattern "^BK-[0-9]+$"', 'sh:pattern "^BK-[0-9+$"')
+    edit(trig(project), "sh:maxLength 500", "sh:maxLength -5")
+    edit(trig(project), 'sh:in ( "annual" "sick" "unpaid" )', 'sh:in "annual"')
+    lines = check_lines(project)
+    assert "shape ex:BookingShape sh:pattern: '^BK-[0-9+$' is not a regular expression: " \
+           "unterminated character set at position 4" in lines
+    assert "shape ex:ReviewForm sh:maxLength: -5 is not a length: expected an integer of 0 or more" in lines
+    assert any(line.startswith("shape ex:LeaveForm sh:in: not a well-formed shape (SHACL-SHACL)") for line in lines)
+    before = snapshot(project)
+    provider = f"{sys.executable} -c 'raise SystemExit(3)'"  # never asked
+    one_line(run_seams("propose", "record_leave", "--force", "--provider", provider, cwd=project), 1,
+             "sh:pattern", "the shapes graph must be well-formed first")
+    assert snapshot(project) == before
+
+
+def test_an_ill_typed_literal_is_a_finding_not_a_logged_traceback(project):
+    edit(trig(project), "seam:datatype xsd:integer .",
+         'seam:datatype xsd:integer ; rdfs:comment "abc"^^xsd:integer .', 1)
+    assert 'shape ex:days rdfs:comment: "abc" is not a valid xsd:integer' in check_lines(project)
+
+
+def test_duplicate_ids_and_doubled_conditions_are_findings(project):
+    bpmn = project / "model" / "leave.bpmn"
+    edit(bpmn, '<![CDATA[days <= 20 and leave_type != "unpaid"]]></bpmn:conditionExpression>',
+         '<![CDATA[days <= 20 and leave_type != "unpaid"]]></bpmn:conditionExpression>'
+         '<bpmn:conditionExpression xsi:type="bpmn:tFormalExpression">days &gt; 1</bpmn:conditionExpression>')
+    edit(bpmn, 'id="Task_CheckBalance"', 'id="Task_RecordLeave"', 1)
+    lines = check_lines(project)
+    assert "decision Task_RecordLeave: leave.bpmn has 2 elements with the id Task_RecordLeave; " \
+           "ids must be unique in a file" in lines
+    assert "decision Flow_Done bpmn:conditionExpression: leave.bpmn: the flow has 2 condition expressions; " \
+           "a flow has at most one" in lines
+
+
+def test_a_name_that_normalises_to_another_is_a_finding(project):
+    edit(project / "model" / "leave.bpmn", '<![CDATA[days > 20 or leave_type == "unpaid"]]>',
+         '<![CDATA[\uff44\uff41\uff59\uff53 > 20 or leave_type == "\uff55npaid"]]>')
+    lines = [line for line in check_lines(project) if "NFKC" in line]
+    assert lines == ["decision Flow_HR bpmn:conditionExpression: the name '\uff44\uff41\uff59\uff53' is 'days' after "
+                     "Unicode normalisation (NFKC): Python would read 'days', an engine another name; "
+                     "write it as 'days'"]  # the string literal is data, not a name: not reported

@@ -21,7 +21,9 @@ from lxml import etree
 from rdflib import URIRef
 
 from seams import vocab as V
+from seams.checks.condition_names import condition_name_findings
 from seams.checks.flow import KIND, elements_by_id, reason, upstream_findings
+from seams.checks.payload_structure import payload_structure_findings
 from seams.checks.unique_overlaps import overlapping_pairs
 from seams.errors import ExpressionError
 from seams.findings import Finding
@@ -48,6 +50,8 @@ def decision_findings(model: Model) -> list[Finding]:
     for decision in model.view.decisions.values():
         found.update(_decision_findings(model, ids, decision))
     found.update(upstream_findings(model))
+    found.update(payload_structure_findings(model))
+    found.update(condition_name_findings(model))
     return sorted(found)
 
 

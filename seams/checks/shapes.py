@@ -80,7 +80,12 @@ def validation_shapes() -> Graph:
 
 def shape_findings(model: Model) -> list[Finding]:
     """Every shape problem of ``model``, sorted and without duplicates."""
+    from seams.checks.literals import ill_typed_findings
+    from seams.checks.shapes_wellformed import wellformedness_findings
+
     found = set(_shacl_findings(model))
+    found.update(wellformedness_findings(model))  # the model's own shapes graph (its forms)
+    found.update(ill_typed_findings(model))
     found.update(_python_findings(model))
     return sorted(found)
 

@@ -9,8 +9,11 @@ findings instead of failing the load.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,7 +127,8 @@ def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
     """Parse TriG; a syntax error becomes one line naming the file and line."""
     dataset = Dataset(default_union=True)
     try:
-        dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
+        with _ill_typed_literals_unlogged():
+            dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
     except UnicodeDecodeError:
         raise ProjectError(f"{source}: not UTF-8 text") from None
     except Exception as exc:  # rdflib raises BadSyntax and assorted errors
@@ -139,6 +143,22 @@ def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
         where = f"{source}:{line}" if line else source
         raise ProjectError(f"{where}: TriG syntax error: {reason}") from None
     return dataset
+
+
+class _DropConversionWarnings(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to convert Literal lexical form")
+
+
+@contextmanager
+def _ill_typed_literals_unlogged() -> Iterator[None]:
+    """rdflib logs a traceback for each ill-typed literal; seams.checks.literals reports them instead."""
+    logger, quiet = logging.getLogger("rdflib.term"), _DropConversionWarnings()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
 
 
 def load_model(project: Project) -> Model:

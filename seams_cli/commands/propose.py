@@ -22,6 +22,7 @@ from pytest_seams.acceptance import acceptance_source
 from pytest_seams.expected import expected_items
 from pytest_seams.runner import ItemResult, run_session
 from seams.checks.handler_drafts import draft_record, with_draft
+from seams.checks.shapes_wellformed import wellformedness_findings
 from seams.errors import ProjectError, SeamsError
 from seams.generators.pysource import is_identifier
 from seams.generators.stubs import stub_source
@@ -96,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
     read_lock(project)  # a malformed lock fails now, not after a paid call
+    malformed = wellformedness_findings(model)  # the acceptance tests validate with these shapes
+    if malformed:
+        raise SeamsError(f"{malformed[0].line()} (the shapes graph must be well-formed first; "
+                         "seams check lists every problem)")
     context = context_for(model, task.iri)
     prompt = build_prompt(context.manifest, stub=stub_source(model, task),
                           tests=acceptance_source(project, model, task))
