@@ -128,9 +128,10 @@ def _function(name: str, table: Table, decision: Decision, subject: str, helpers
               for text in table.inputs]
     if len(set(params)) != len(params):
         raise GeneratorError(f"{subject} dec:input: DMN decision {table.decision_id} names an input twice")
-    conditions = [_condition(rule, params, subject) for rule in table.rules]
+    rendered: dict[str, str | None] = {}  # entry text -> its test over _PLACEHOLDER (None for "-")
+    conditions = [_condition(rule, params, subject, rendered) for rule in table.rules]
     outputs = [_output(rule, table, subject) for rule in table.rules]
-    _refuse_shadowing(params, table.rules, subject)
+    _refuse_shadowing(params, rendered, subject)
 
     title = decision.label or table.name or table.decision_id
     returns = ", ".join(table.outputs)
@@ -166,15 +167,24 @@ _POLICY_TEXT = {
 }
 
 
-def _condition(rule: Rule, params: list[str], subject: str) -> str:
+def _condition(rule: Rule, params: list[str], subject: str, rendered: dict[str, str | None]) -> str:
+    """The rule's test; each distinct entry text is parsed and rendered once (``rendered``),
+    over a placeholder the parameter then replaces (a 10,000-rule table repeats its texts)."""
     tests = []
     for param, text in zip(params, rule.inputs):
-        try:
-            entry = parse_unary_tests(text, where=f"{subject} DMN rule {rule.id} input {param}")
-        except ExpressionError as exc:
-            raise GeneratorError(str(exc)) from None
-        if not entry.is_any:
-            tests.append(_operand(entry.to_python(param)))
+        if text not in rendered:
+            try:
+                entry = parse_unary_tests(text, where=f"{subject} DMN rule {rule.id} input {param}")
+            except ExpressionError as exc:
+                raise GeneratorError(str(exc)) from None
+            rendered[text] = None if entry.is_any else entry.to_python(_PLACEHOLDER)
+        source = rendered[text]
+        if source is not None:
+            if _PLACEHOLDER in text:  # the placeholder's own text in a literal: render for the name
+                source = parse_unary_tests(text, where=subject).to_python(param)
+            else:
+                source = source.replace(_PLACEHOLDER, param)
+            tests.append(_operand(source))
     if len(tests) > 1:  # one test per line reads like the table's row
         return "(\n        " + "\n        and ".join(tests) + "\n    )"
     return tests[0] if tests else "True"
@@ -213,15 +223,16 @@ def _enclosed(expression: str) -> bool:
     return True
 
 
-def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], subject: str) -> None:
+def _refuse_shadowing(params: list[str], rendered: dict[str, str | None], subject: str) -> None:
     """An input named like a name the tests or the module need (``int``, ``date``, ...)
-    would change what they mean inside the function, so it is refused."""
+    would change what they mean inside the function, so it is refused. ``rendered``
+    holds every entry's test over the placeholder (``_condition`` filled it)."""
     needed = set(_MODULE_NAMES)
-    for rule in rules:
-        for text in rule.inputs:
-            test = parse_unary_tests(text, where=subject).to_python(_PLACEHOLDER)
-            needed |= {node.id for node in ast.walk(ast.parse(test, mode="eval"))
-                       if isinstance(node, ast.Name) and node.id != _PLACEHOLDER}
+    for test in {source for source in rendered.values() if source is not None}:
+        if not any(param in test for param in params):
+            continue  # a name is a substring of the source: no param here, nothing to hide
+        needed |= {node.id for node in ast.walk(ast.parse(test, mode="eval"))
+                   if isinstance(node, ast.Name) and node.id != _PLACEHOLDER}
     for param in params:
         if param in needed:
             raise GeneratorError(f"{subject} dec:input: input {param} would hide the name {param} the "
