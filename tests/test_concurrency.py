@@ -67,3 +67,21 @@ def test_concurrent_writers_lose_nothing(tmp_path):
         project = load_project(root)
         assert generated_findings(project, load_model(project)) == []
         rounds += 1
+
+
+def test_a_writer_waits_then_fails_with_one_line_after_the_timeout(tmp_path):
+    from seams.project.project_lock import project_lock
+
+    root = copy_example(tmp_path)
+    with (root / "seams.toml").open("a") as config:
+        config.write("\n[limits]\nlock_timeout = 0.5\n")
+    with project_lock(root, timeout=1, command="seams propose"):
+        result = _start(["-m", "seams_cli", "generate"], root)
+        out, err = result.communicate(timeout=120)
+    assert result.returncode == 2 and out == ""
+    waiting, failed = err.splitlines()
+    assert waiting == f"seams generate: waiting for the project lock .seams/lock (held by pid {os.getpid()} " \
+                      "(seams propose); up to 0.5 s)"
+    assert failed.startswith("seams generate: ") and failed.endswith(
+        f"the project is locked by pid {os.getpid()} (seams propose) for more than 0.5 s; "
+        "try again when it ends (or raise limits.lock_timeout in seams.toml)")

@@ -67,15 +67,15 @@ def _open(root: Path) -> int:
     folder = root / ".seams"
     if folder.is_symlink() or (folder.exists() and not folder.resolve().is_relative_to(root)):
         raise ProjectError(f"{folder}: leads outside the project root {root}; remove the link")
-    folder.mkdir(exist_ok=True)
-    try:  # keep .seams out of git, as seams_edit does when it creates the folder
-        ignore = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except FileExistsError:
-        pass
-    else:
-        os.write(ignore, b"*\n")
-        os.close(ignore)
     try:
+        folder.mkdir(exist_ok=True)
+        try:  # keep .seams out of git, as seams_edit does when it creates the folder
+            ignore = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            pass
+        else:
+            os.write(ignore, b"*\n")
+            os.close(ignore)
         return os.open(lock_path(root), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     except OSError as error:
         raise ProjectError(f"{lock_path(root)}: cannot open the project lock: {error.strerror}") from None
