@@ -141,7 +141,10 @@ def recover(root: Path) -> list[str]:
             shutil.rmtree(staging, ignore_errors=True)
     lines = []
     for entry in reversed(undo_entries(folder)):
-        state, writes = read_entry(root, entry)
+        try:
+            state, writes = read_entry(root, entry)
+        except EditError:
+            continue  # not an entry seams can trust; seams undo names it, no other command stops for it
         if state == APPLIED:
             continue
         changed = restore_previous(root, entry, writes)

@@ -109,6 +109,8 @@ def test_deep_undo_manifest_is_one_line(project):
     before = snapshot(project)
     one_line(run_seams("undo", cwd=project), 1, "manifest.json", "nested deeper than the limit of 64 levels")
     assert snapshot(project) == before
+    listed = run_seams("suggest", "--list", cwd=project)  # other commands do not stop for it
+    assert (listed.returncode, listed.stderr) == (0, "")
 
 
 def test_deep_seams_toml_is_one_line(project):

@@ -24,8 +24,9 @@ KIND = "shape"
 def ill_typed_findings(model: Model) -> list[Finding]:
     found = set()
     for subject, predicate, value in model.union:
-        if isinstance(value, Literal) and value.ill_typed:
+        if isinstance(value, Literal) and value.ill_typed and isinstance(predicate, URIRef):
             where = model.qname(subject) if isinstance(subject, URIRef) else "[]"
+            datatype = model.qname(value.datatype) if value.datatype is not None else "datatype"
             found.add(Finding(KIND, where, model.qname(predicate),
-                              f'"{str(value)[:60]}" is not a valid {model.qname(value.datatype)}'))
+                              f'"{str(value)[:60]}" is not a valid {datatype}'))
     return sorted(found)
