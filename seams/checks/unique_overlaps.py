@@ -45,13 +45,13 @@ def overlapping_pairs(rows: Sequence[Sequence[UnaryTests]]) -> list[tuple[int, i
     columns = [_same_text_same_entry([row[column] for row in rows]) for column in range(width)]
     boxes = [_boxes(entries) for entries in columns]
     best = min(range(width), key=lambda column: _count(boxes[column]))
-    others = [column for column in range(width) if column != best]
+    order = [column for column in range(width) if column != best] + [best]
+    matches_something = {id(entry): not entry.value_set().is_empty() for entries in columns for entry in entries}
     found = []
     for i, j in sorted(_candidates(boxes[best])):
-        # entries with the same text overlap unless they match nothing: ask the sets only then
-        if all(columns[c][i] is columns[c][j] and not columns[c][i].value_set().is_empty()
-               or overlaps(columns[c][i], columns[c][j]) for c in others) \
-                and overlaps(columns[best][i], columns[best][j]):
+        # entries with the same text overlap unless they match nothing: ask the sets only otherwise
+        if all(matches_something[id(columns[c][i])] if columns[c][i] is columns[c][j]
+               else overlaps(columns[c][i], columns[c][j]) for c in order):
             found.append((i, j))
     return found
 
