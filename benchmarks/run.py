@@ -24,6 +24,7 @@ from measure import BenchmarkError, Row, run_child, table
 from scratch_case import scratch_row
 from synthetic import build_project
 from type_case import type_checks_row
+from unique_table import table_rows
 
 HERE = Path(__file__).resolve().parent
 
@@ -38,12 +39,13 @@ class Sizes:
     tree_mb: int  # the unrelated tree beside the scratch-copied project
     tree_files: int
     scratch_repeats: int
+    rules: tuple[int, int]  # rules in the smaller and larger UNIQUE table
 
 
 FULL = Sizes(small=50, large=400, propose=(1, 50), repeats=5, rdflib_repeats=2,
-             tree_mb=300, tree_files=3000, scratch_repeats=15)
+             tree_mb=300, tree_files=3000, scratch_repeats=15, rules=(1000, 10_000))
 QUICK = Sizes(small=1, large=2, propose=(1,), repeats=1, rdflib_repeats=1,
-              tree_mb=2, tree_files=40, scratch_repeats=3)
+              tree_mb=2, tree_files=40, scratch_repeats=3, rules=(8, 40))
 
 
 def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str, float]]]:
@@ -74,6 +76,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
     say("scratch copies with and without an unrelated tree")
     rows.append(scratch_row(project(sizes.small), copies=sizes.small, megabytes=sizes.tree_mb,
                             files=sizes.tree_files, repeats=sizes.scratch_repeats))
+    say("seams check on large UNIQUE decision tables")
+    rows += table_rows(workdir, small=sizes.rules[0], large=sizes.rules[1], repeats=min(3, sizes.repeats))
     say("where seams check spends its time")
     phases = json.loads(run_child([sys.executable, str(HERE / "phases.py"), str(project(sizes.large))],
                                   cwd=workdir).stdout)

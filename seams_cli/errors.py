@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from types import ModuleType
 
 from seams.errors import SeamsError
@@ -22,8 +23,12 @@ def exit_code_for(exc: SeamsError, overrides: dict[type, int]) -> int:
     return exc.exit_code
 
 
-def run_guarded(name: str, module: ModuleType, args: argparse.Namespace) -> int:
+def run_guarded(name: str, module: ModuleType, args: argparse.Namespace,
+                before: Callable[[str, argparse.Namespace], None] | None = None) -> int:
+    """``module.run(args)``, after ``before`` (the recovery of an interrupted apply)."""
     try:
+        if before is not None:
+            before(name, args)
         return int(module.run(args))
     except SeamsError as exc:
         print(f"seams {name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",

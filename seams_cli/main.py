@@ -62,7 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=f"seams {name}", description=COMMANDS[name][1])
     module.add_arguments(parser)
     args = parser.parse_args(rest)
-    return errors.run_guarded(name, module, args)
+    from seams_cli.recovery import recover_interrupted
+
+    return errors.run_guarded(name, module, args, before=recover_interrupted)
 
 
 def entry() -> None:

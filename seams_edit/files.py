@@ -19,6 +19,7 @@ from pathlib import Path
 
 from seams.errors import EditError
 from seams.fs import resolve_inside, sha256_hex, temporary_beside
+from seams_edit.journal import APPLIED, APPLYING, rename_point, sync_directory
 
 MANIFEST = "manifest.json"
 _GITIGNORE = "*\n"
@@ -71,7 +72,7 @@ def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -
         return ApplyRecord(root, (), None)
     ordered = sorted(planned)
     entry = None
-    if undo_dir is not None:
+    if undo_dir is not None:  # the journal: on disk before the first rename (seams_edit.journal)
         entry = _record_undo(root, undo_dir, [(t, *planned[t]) for t in ordered])
     try:
         commit([(target, planned[target][0]) for target in ordered])
@@ -79,6 +80,8 @@ def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -
         if entry is not None:
             shutil.rmtree(entry, ignore_errors=True)
         raise
+    if entry is not None:
+        set_state(entry, APPLIED)
     return ApplyRecord(root, tuple(ordered), entry)
 
 
@@ -96,6 +99,7 @@ def commit(writes: list[tuple[Path, bytes | None]]) -> None:
     done: list[Path] = []
     try:
         for target, content in writes:
+            rename_point()
             if content is None:
                 target.unlink(missing_ok=True)
             else:
@@ -141,24 +145,55 @@ def _record_undo(root: Path, undo_dir: Path, planned: list[tuple[Path, bytes, by
             saved = None
             if before is not None:
                 saved = f"{index}.before"
-                (staging / saved).write_bytes(before)
+                _write_synced(staging / saved, before)
             relative = target.relative_to(root).as_posix()
             files.append({"path": relative, "before": saved, "after_sha256": sha256_hex(after)})
-        manifest = json.dumps({"version": 1, "files": files}, indent=2, sort_keys=True).encode() + b"\n"
-        (staging / MANIFEST).write_bytes(manifest)
+        manifest = _manifest_bytes(files, APPLYING)
+        _write_synced(staging / MANIFEST, manifest)
+        sync_directory(staging)
         entry = undo_dir / f"{next_sequence(undo_dir):06d}-{sha256_hex(manifest)[:12]}"
+        rename_point()
         os.rename(staging, entry)
+        sync_directory(undo_dir)
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise EditError(f"{undo_dir}: cannot record the undo entry: {error.strerror or error}") from error
     return entry
 
 
+def _manifest_bytes(files: list[dict], state: str) -> bytes:
+    return json.dumps({"version": 1, "state": state, "files": files}, indent=2, sort_keys=True).encode() + b"\n"
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def set_state(entry: Path, state: str) -> None:
+    """Rewrite the entry's manifest with ``state`` (atomically, synced): the journal's marks."""
+    path = entry / MANIFEST
+    data = json.loads(path.read_text(encoding="utf-8"))
+    temporary = entry / f".{MANIFEST}.{secrets.token_hex(6)}.tmp"
+    try:
+        _write_synced(temporary, _manifest_bytes(data["files"], state))
+        rename_point()
+        os.replace(temporary, path)
+        sync_directory(entry)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise EditError(f"{path}: cannot record the undo state: {error.strerror or error}") from error
+
+
 def undo_entries(undo_dir: Path) -> list[Path]:
-    """The recorded applies, oldest first."""
+    """The recorded applies, oldest first (a symlink is listed too: undo refuses it by name)."""
     if not undo_dir.is_dir():
         return []
-    entries = [p for p in undo_dir.iterdir() if p.is_dir() and p.name.split("-", 1)[0].isdigit()]
+    entries = [p for p in undo_dir.iterdir()
+               if (p.is_dir() or p.is_symlink()) and p.name.split("-", 1)[0].isdigit()]
     return sorted(entries, key=lambda p: (int(p.name.split("-", 1)[0]), p.name))
 
 

@@ -18,8 +18,9 @@ GENERATED = ["generated/decisions.py", "generated/stubs/check_balance.py", "gene
 
 
 def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every project file with its mtime; .seams/ (gitignored: the project lock) aside."""
     return {p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(root.rglob("*")) if p.is_file()}
+            for p in sorted(root.rglob("*")) if p.is_file() and ".seams" not in p.relative_to(root).parts}
 
 
 def _findings(root: Path) -> list[str]:

@@ -6,8 +6,10 @@ example's recorded-answer provider; nothing calls an LLM.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import shlex
 import sys
 import time
@@ -16,7 +18,6 @@ from pathlib import Path
 import pytest
 from helpers import edit, run_seams
 
-from seams.errors import ProjectError
 from seams.model.context import context_for
 from seams.model.loading import load_model
 from seams.project.layout import load_project
@@ -235,15 +236,21 @@ def test_existing_module_needs_force_and_costs_no_call(example_project, propose,
     assert err == f"seams propose: {MODULE} exists; use --force to replace it\n"
     assert snapshot(example_project) == before and propose.calls() == []
 
-    def lock_fails(project, record):
-        raise ProjectError("seams.lock: cannot write (disk full)")
+    from seams.project import writes
+    real_temporary = writes._temporary_beside
+
+    def disk_full_for_the_lock(target, content):
+        if target.name == "seams.lock":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_temporary(target, content)
 
     args = ("record_leave", "--provider", fake("good"), "--overwrite", "--llm-model", "m1",
             "--model", str(example_project / "model" / "model.trig"))
-    with monkeypatch.context() as patch:  # the module is put back when the lock cannot be written
-        patch.setattr("seams_cli.commands.propose.record_draft", lock_fails)
+    with monkeypatch.context() as patch:  # a full disk: neither the module nor the lock is written
+        patch.setattr(writes, "_temporary_beside", disk_full_for_the_lock)
         code, lines, err = propose(example_project, *args)
-    assert (code, lines[-1], err) == (2, "tests passed", "seams propose: seams.lock: cannot write (disk full)\n")
+    assert (code, lines[-1], err) == (1, "tests passed", "seams propose: seams.lock: cannot write: "
+                                                         "No space left on device; no file was changed\n")
     assert snapshot(example_project, cache=False) == before
     code, lines, _ = propose(example_project, *args)
     assert code == 0 and lines[5] == "cache hit" and lines[-2:] == ["tests passed", f"wrote {MODULE}"]

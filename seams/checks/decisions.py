@@ -7,8 +7,9 @@ must parse, and a UNIQUE table must have no two rules that one input can
 match. Conditions and the upstream dataflow live in seams.checks.flow.
 
 Every payload is indexed once (id -> element), so the checks stay linear in
-the size of the model and its payloads; only the UNIQUE overlap test is
-quadratic, in the rules of one table.
+the size of the model and its payloads; the UNIQUE overlap test sorts and
+sweeps (seams.checks.unique_overlaps) and lists at most
+``MAX_OVERLAP_FINDINGS`` pairs a table, then how many more there are.
 """
 
 from __future__ import annotations
@@ -20,15 +21,18 @@ from lxml import etree
 from rdflib import URIRef
 
 from seams import vocab as V
+from seams.checks.condition_names import condition_name_findings
 from seams.checks.flow import KIND, elements_by_id, upstream_findings
+from seams.checks.payload_structure import payload_structure_findings
+from seams.checks.unique_overlaps import overlapping_pairs
 from seams.findings import Finding
 from seams.lang.dmn_support import Table, read_decision
-from seams.lang.feel import overlaps
 from seams.model.view import Decision, Task
 
 if TYPE_CHECKING:
     from seams.model.loading import Model, PayloadFile
 
+MAX_OVERLAP_FINDINGS = 20  # overlap findings listed per table; the rest are counted
 _PREFIX = {V.BPMN_NS: "bpmn", V.BPMNDI_NS: "bpmndi", V.DC_NS: "dc", V.DI_NS: "di",
            **{ns: "dmn" for ns in V.DMN_MODEL_NAMESPACES}, **{ns: "dmndi" for ns in V.DMNDI_NAMESPACES}}
 
@@ -44,6 +48,8 @@ def decision_findings(model: Model) -> list[Finding]:
         found.update(_decision_findings(model, ids, decision))
     found.update(upstream_findings(model))
     found.update(_typed_findings(model))
+    found.update(payload_structure_findings(model))
+    found.update(condition_name_findings(model))
     return sorted(found)
 
 
@@ -217,16 +223,21 @@ def _columns_findings(model: Model, decision: Decision, table: Table) -> Iterabl
 
 
 def _overlap_findings(table: Table) -> Iterable[Finding]:
-    """UNIQUE: no two rules may match one input. Exact over literal entries; a pair that only
-    columns with names could tell apart is not analysed (never reported as an overlap)."""
-    rows = [rule for rule in table.rules if rule.tests or not table.inputs]
-    for i, first in enumerate(rows):
-        for second in rows[i + 1:]:
-            answers = [overlaps(a, b) for a, b in zip(first.tests, second.tests)]
-            if all(answer is True for answer in answers):
-                yield Finding(KIND, table.decision_id, "dmn:rule",
-                              f"rules {first.id} and {second.id} overlap: some input matches both, "
-                              "which a UNIQUE table forbids; make them disjoint or use hit policy FIRST")
+    """UNIQUE: no two rules may match one input. Exact over literal entries, found by
+    sort-and-sweep (seams.checks.unique_overlaps) rather than by every pair; a rule with an
+    entry that names inputs cannot be decided before evaluation and is not analysed (never
+    reported as an overlap). At most MAX_OVERLAP_FINDINGS are listed, then a count."""
+    rows = [rule for rule in table.rules if (rule.tests or not table.inputs)
+            and not any(entry.names for entry in rule.tests)]
+    pairs = overlapping_pairs([list(rule.tests) for rule in rows])
+    for i, j in pairs[:MAX_OVERLAP_FINDINGS]:
+        yield Finding(KIND, table.decision_id, "dmn:rule",
+                      f"rules {rows[i].id} and {rows[j].id} overlap: some input matches both, "
+                      "which a UNIQUE table forbids; make them disjoint or use hit policy FIRST")
+    if len(pairs) > MAX_OVERLAP_FINDINGS:
+        yield Finding(KIND, table.decision_id, "dmn:rule",
+                      f"{len(pairs) - MAX_OVERLAP_FINDINGS} more pairs of rules overlap "
+                      f"(only the first {MAX_OVERLAP_FINDINGS} are listed)")
 
 
 def not_analysed_columns(table: Table) -> list[str]:

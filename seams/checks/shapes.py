@@ -82,8 +82,12 @@ def shape_findings(model: Model) -> list[Finding]:
     """Every shape problem of ``model``, sorted and without duplicates."""
     from seams.checks.examples import example_findings
     from seams.checks.field_types import field_type_findings
+    from seams.checks.literals import ill_typed_findings
+    from seams.checks.shapes_wellformed import wellformedness_findings
 
     found = set(_shacl_findings(model))
+    found.update(wellformedness_findings(model))  # the model's own shapes graph (its forms)
+    found.update(ill_typed_findings(model))
     found.update(_python_findings(model))
     found.update(example_findings(model))  # examples against their variables' types
     found.update(field_type_findings(model))  # form fields against their variables' datatypes
@@ -236,7 +240,8 @@ def _example_findings(model: Model, task: Task, example: Example) -> Iterable[Fi
             continue  # the SHACL shape reports the missing literal
         if isinstance(value, JsonError):
             yield Finding(KIND, model.qname(task.iri), "seam:example",
-                          f"{where} is not valid JSON; expected a JSON object")
+                          f"{where} is not valid JSON"
+                          f"{f' ({value.reason})' if value.reason else ''}; expected a JSON object")
             continue
         if not isinstance(value, dict):
             yield Finding(KIND, model.qname(task.iri), "seam:example",

@@ -8,9 +8,10 @@ entities, no network).
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
+
+from seams.project.limits import loads_json
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,7 +46,7 @@ def _plain(text: str, source: str) -> None:
 
 _PARSERS: dict[str, Callable[[str, str], None]] = {
     ".py": _python,
-    ".json": lambda text, source: json.loads(text),
+    ".json": lambda text, source: loads_json(text),
     ".toml": lambda text, source: tomllib.loads(text),
     ".xml": _xml, ".bpmn": _xml, ".dmn": _xml,
     ".ttl": _rdf("turtle"), ".trig": _rdf("trig"),

@@ -20,7 +20,9 @@ from seams.errors import GeneratorError, ProjectError
 from seams.findings import Finding
 from seams.fs import sha256_hex
 from seams.project.layout import inside
-from seams.project.lock import Lock, read_lock, write_if_changed, write_lock
+from seams.project.limits import path_text_problem
+from seams.project.lock import Lock, lock_bytes, read_lock
+from seams.project.writes import write_all
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
@@ -104,6 +106,9 @@ def _place(project: Project, out_dir: Path, rel: str, protected: set[Path], owne
     """The absolute path of a generated file, refusing any a generator must not write."""
     if not rel or rel.startswith("/") or "\\" in rel or any(part in ("", ".", "..") for part in rel.split("/")):
         raise GeneratorError(f"returned the path {rel!r}; paths are relative, with forward slashes")
+    problem = path_text_problem(rel)
+    if problem:
+        raise GeneratorError(f"returned the path {rel[:60]!r}..., which {problem}")
     try:
         path = inside(out_dir, rel, what="generated file")
     except ProjectError:
@@ -214,18 +219,32 @@ def write_generated(project: Project, model: Model) -> GenerateReport:
             removable.append((rel, path))
         elif path.exists():
             report.kept.append(rel)
+    changes: dict[Path, bytes | None] = {}
     for rel, data in produced.items():
-        if write_if_changed(project.root / rel, data):
+        if _current(project.root / rel) != data:
+            changes[project.root / rel] = data
             report.written.append(rel)
         else:
             report.unchanged += 1
     for rel, path in removable:
-        path.unlink()
-        _prune_empty_dirs(path.parent, project.generated_dir)
+        changes[path] = None
         report.removed.append(rel)
-    new_lock = Lock(drafts=lock.drafts, generated={rel: sha256_hex(data) for rel, data in produced.items()})
-    report.lock_written = write_lock(project, new_lock)
+    new_lock = lock_bytes(Lock(drafts=lock.drafts,
+                               generated={rel: sha256_hex(data) for rel, data in produced.items()}))
+    if _current(project.lock_path) != new_lock:
+        changes[project.lock_path] = new_lock
+        report.lock_written = True
+    write_all(changes, shown=project.relative)  # every file or none (a full disk changes nothing)
+    for _, path in removable:
+        _prune_empty_dirs(path.parent, project.generated_dir)
     return report
+
+
+def _current(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
 
 
 def _prune_empty_dirs(directory: Path, stop: Path) -> None:

@@ -93,6 +93,11 @@ class UnaryTests:
             return ValueSet.of_kinds(KINDS)
         if self.names:
             raise ValueError(f"entry {self.text!r} refers to names: its value set is not known before evaluation")
+        if not self.negated:  # the null part only matters under not(...): skip it (large tables)
+            true = ValueSet.empty()
+            for test in self.tests:
+                true = true.union(_test_sets(test)[0])
+            return true
         true, unknown = ValueSet.empty(), ValueSet.empty()
         for test in self.tests:
             test_true, test_unknown = _test_sets(test)

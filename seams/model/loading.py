@@ -9,8 +9,11 @@ findings instead of failing the load.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -24,6 +27,7 @@ from seams import vocab as V
 from seams.errors import ProjectError
 from seams.model.payloads import PayloadFile, parse_xml
 from seams.model.view import View, build_view
+from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
 if TYPE_CHECKING:
     from seams.project.layout import Project
@@ -123,7 +127,8 @@ def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
     """Parse TriG; a syntax error becomes one line naming the file and line."""
     dataset = Dataset(default_union=True)
     try:
-        dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
+        with _ill_typed_literals_unlogged():
+            dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
     except UnicodeDecodeError:
         raise ProjectError(f"{source}: not UTF-8 text") from None
     except Exception as exc:  # rdflib raises BadSyntax and assorted errors
@@ -138,6 +143,22 @@ def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
         where = f"{source}:{line}" if line else source
         raise ProjectError(f"{where}: TriG syntax error: {reason}") from None
     return dataset
+
+
+class _DropConversionWarnings(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to convert Literal lexical form")
+
+
+@contextmanager
+def _ill_typed_literals_unlogged() -> Iterator[None]:
+    """rdflib logs a traceback for each ill-typed literal; seams.checks.literals reports them instead."""
+    logger, quiet = logging.getLogger("rdflib.term"), _DropConversionWarnings()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
 
 
 def load_model(project: Project) -> Model:
@@ -163,6 +184,9 @@ def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
         raise ProjectError(f"{display}: payload <{iri}> has no seam:path")
     if str(fmt) not in ("bpmn", "dmn"):
         raise ProjectError(f"{display}: payload <{iri}> seam:format must be \"bpmn\" or \"dmn\"")
+    problem = path_text_problem(str(rel))
+    if problem:
+        raise ProjectError(f"{display}: payload <{iri}> seam:path {problem}")
     path = (model_dir / str(rel)).resolve()
     # lexically inside too: a copy (the scratch session's) joins the same text to its own
     # directory, where a ".." or absolute path that came back in here would lead elsewhere
@@ -171,9 +195,11 @@ def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
         raise ProjectError(f"{display}: payload <{iri}> seam:path {rel} leads outside the model directory")
     shown = project.relative(path)
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, max_bytes=project.config.payload_bytes)
     except FileNotFoundError:
         raise ProjectError(f"{shown}: payload file not found (seam:path of <{iri}>)") from None
+    except LimitError as exc:
+        raise ProjectError(f"{shown}: payload refused: {exc} (limits.payload_bytes in seams.toml)") from None
     except OSError as exc:
         raise ProjectError(f"{shown}: cannot read payload: {exc.strerror}") from None
     tree = parse_xml(data, source=shown)

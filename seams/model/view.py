@@ -9,7 +9,6 @@ decision checks report it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -20,6 +19,7 @@ from rdflib.collection import Collection
 from rdflib.term import Node as Term
 
 from seams import vocab as V
+from seams.project.limits import LimitError, loads_json
 
 if TYPE_CHECKING:
     from seams.model.payloads import PayloadFile
@@ -239,12 +239,14 @@ def json_value(literal: Any) -> Any:
     """The Python value of an ``rdf:JSON`` literal; ``ValueError`` when it is not JSON."""
     if literal is None:
         return None
-    return json.loads(str(literal))
+    return loads_json(str(literal))
 
 
 def _json_or_error(literal: Any) -> Any:
     try:
         return json_value(literal)
+    except LimitError as error:
+        return JsonError(str(literal), str(error))
     except ValueError:
         return JsonError(str(literal))
 
@@ -254,6 +256,7 @@ class JsonError:
     """An example value that is not JSON; the shapes check reports it."""
 
     text: str
+    reason: str = ""  # why it was not read, when it is not a syntax error (a cap it exceeds)
 
 
 def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:

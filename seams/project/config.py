@@ -6,6 +6,8 @@ bug a modeler never finds, so every unknown key is a ProjectError naming it.
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +15,7 @@ from typing import Any
 
 from seams.errors import ProjectError
 from seams.fs import CONFIG_NAME as CONFIG_NAME  # defined once, for every layer
+from seams.project.limits import DEFAULT_PAYLOAD_BYTES, LimitError, loads_toml, path_text_problem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -21,6 +24,9 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 GRAPH_ROLES = ("seams", "ontology", "shapes")
 DEFAULT_TIMEOUT = 300
+DEFAULT_LOCK_TIMEOUT = 60.0
+# an absolute IRI: a scheme, then no character an IRI never holds (RFC 3987: no space, <>"{}|\^`)
+_ABSOLUTE_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`\x00-\x1f\x7f]*$")
 
 
 @dataclass(frozen=True)
@@ -39,12 +45,15 @@ class Config:
     graphs: dict[str, str] = field(default_factory=dict)
     generators: tuple[str, ...] | None = None
     propose: ProposeConfig = ProposeConfig()
+    payload_bytes: int = DEFAULT_PAYLOAD_BYTES
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT
 
 
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "project": {"base": str, "model": str, "handlers": str, "generated": str},
     "generate": {"generators": list},
     "propose": {"provider": str, "model": str, "timeout": (int, float)},
+    "limits": {"payload_bytes": int, "lock_timeout": (int, float)},
 }
 
 
@@ -63,13 +72,17 @@ def _check_table(path: Path, name: str, table: Any, allowed: dict[str, Any]) -> 
 def parse_config(path: Path) -> Config:
     """Parse and validate ``path``; every message names the file and the key."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads_toml(path.read_text(encoding="utf-8"), tomllib.loads)
     except FileNotFoundError:
         raise ProjectError(f"{path}: not found") from None
     except UnicodeDecodeError:
         raise ProjectError(f"{path}: not UTF-8 text") from None
+    except LimitError as exc:
+        raise ProjectError(f"{path}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ProjectError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ProjectError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
     for key in data:
         if key not in (*_SCHEMA, "model"):
@@ -89,8 +102,22 @@ def parse_config(path: Path) -> Config:
     if "model" in propose and not propose["model"].strip():
         raise ProjectError(f"{path}: propose.model must be a non-empty string")
     timeout = propose.get("timeout", DEFAULT_TIMEOUT)
-    if timeout <= 0:
-        raise ProjectError(f"{path}: propose.timeout must be positive")
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise ProjectError(f"{path}: propose.timeout must be a finite number of seconds above 0, not {timeout}")
+    limits = _check_table(path, "limits", data.get("limits", {}), _SCHEMA["limits"])
+    payload_bytes = limits.get("payload_bytes", DEFAULT_PAYLOAD_BYTES)
+    if payload_bytes <= 0:
+        raise ProjectError(f"{path}: limits.payload_bytes must be a positive number of bytes")
+    lock_timeout = limits.get("lock_timeout", DEFAULT_LOCK_TIMEOUT)
+    if not math.isfinite(lock_timeout) or lock_timeout < 0:
+        raise ProjectError(f"{path}: limits.lock_timeout must be a finite number of seconds, 0 or more")
+    _check_iri(path, "project.base", project["base"])
+    for role, iri in graphs.items():
+        _check_iri(path, f"model.graphs.{role}", iri)
+    for key in ("model", "handlers", "generated"):
+        problem = path_text_problem(project[key]) if key in project else None
+        if problem or (key in project and not project[key].strip()):
+            raise ProjectError(f"{path}: project.{key} {problem or 'is empty'}")
 
     return Config(
         base=project["base"],
@@ -102,7 +129,16 @@ def parse_config(path: Path) -> Config:
         propose=ProposeConfig(
             provider=propose.get("provider"), model=propose.get("model"), timeout=float(timeout)
         ),
+        payload_bytes=payload_bytes,
+        lock_timeout=float(lock_timeout),
     )
+
+
+def _check_iri(path: Path, key: str, value: str) -> None:
+    """An absolute IRI (a scheme, no space or other character IRIs exclude), else one line."""
+    if not _ABSOLUTE_IRI.match(value):
+        raise ProjectError(f"{path}: {key} must be an absolute IRI (like https://example.org/app/), "
+                           f"not {value[:80]!r}")
 
 
 def _model_graphs(path: Path, model: Any) -> dict[str, str]:

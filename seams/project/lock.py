@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from seams.errors import ProjectError
 from seams.fs import atomic_write
+from seams.project.limits import LimitError, loads_json
 
 if TYPE_CHECKING:
     from seams.project.layout import Project
@@ -41,9 +42,11 @@ def read_lock(project: Project) -> Lock:
     except (OSError, UnicodeDecodeError) as exc:
         raise ProjectError(f"{path.name}: cannot read: {exc}") from None
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as exc:
         raise ProjectError(f"{path.name}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    except LimitError as exc:
+        raise ProjectError(f"{path.name}: {exc}") from None
     return _lock_from(data, path.name)
 
 

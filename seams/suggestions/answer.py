@@ -17,7 +17,6 @@ in the dialect of the gateway's conditions (docs/conditions.md), so a Camunda
 
 from __future__ import annotations
 
-import json
 import keyword
 import re
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from seams.errors import ExpressionError, GeneratorError, ResolutionError
 from seams.lang.condition import parse_condition
 from seams.lang.feel import parse_unary_tests
 from seams.model.loading import Model
+from seams.project.limits import loads_json
 from seams.suggestions.candidates import Candidate, candidate_for
 
 KIND = "condition-to-dmn"
@@ -85,7 +85,7 @@ def parse_answer(text: str, model: Model, candidates: list[Candidate]) -> Sugges
     if len(text) > MAX_ANSWER:
         raise GeneratorError(f"answer: longer than {MAX_ANSWER} characters")
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_no_constant)
+        data = loads_json(text, parse_float=Decimal, parse_constant=_no_constant)
     except ValueError as exc:
         raise GeneratorError(f"answer: not one JSON object ({exc})") from None
     return parse_object(data, model, candidates)

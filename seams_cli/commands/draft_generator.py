@@ -22,6 +22,7 @@ from seams.generators.new_generator import default_out, scaffold, write
 from seams.generators.package import package_name
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams.project.project_lock import project_lock
 from seams_cli.commands import new_generator
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
@@ -117,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
         raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
                                   details=[f"failed {line}" for line in failures])
     say("tests passed")
-    written = write(files, out, force=args.force)
+    with project_lock(project.root, timeout=project.config.lock_timeout, command="seams draft-generator"):
+        written = write(files, out, force=args.force)
     if not hit:
         write_cached(project.cache_dir, cached_path, answer.cache_text())
     for path in written:

@@ -15,6 +15,7 @@ import argparse
 
 from seams.generators.generate import write_generated
 from seams.project.layout import load_project
+from seams.project.project_lock import project_lock
 from seams_cli.lifetime import command_model
 
 
@@ -25,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
-    with command_model(project) as model:
+    # the lock is re-read and written under the project lock: a propose beside it keeps its record
+    with project_lock(project.root, timeout=project.config.lock_timeout, command="seams generate"), \
+            command_model(project) as model:
         report = write_generated(project, model)
     for line in report.lines():
         print(line)

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_seams.acceptance import acceptance_source
-from seams.checks.handler_drafts import draft_record, record_draft
+from seams.checks.handler_drafts import draft_record, with_draft
+from seams.checks.shapes_wellformed import wellformedness_findings
 from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
 from seams.model.context import context_for, shown_facts
@@ -25,7 +26,9 @@ from seams.model.loading import load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
-from seams.project.lock import Lock, atomic_write, read_lock
+from seams.project.lock import Lock, lock_bytes, read_lock
+from seams.project.project_lock import project_lock
+from seams.project.writes import write_all
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
@@ -94,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
     read_lock(project)  # a malformed lock fails now, not after a paid call
+    malformed = wellformedness_findings(model)  # the acceptance tests validate with these shapes
+    if malformed:
+        raise SeamsError(f"{malformed[0].line()} (the shapes graph must be well-formed first; "
+                         "seams check lists every problem)")
     context = context_for(model, task.iri)
     prompt = build_prompt(context.manifest, stub=stub_source(model, task),
                           tests=acceptance_source(project, model, task))
@@ -121,9 +128,16 @@ def run(args: argparse.Namespace) -> int:
         mark_rejected(project.cache_dir, cached_path, failures)
         return 1
     say("tests passed")
-    _write_accepted(project, target, data, draft_record(
-        task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
-        provider=provider, sha256=digest, llm_model=llm_model))
+    with project_lock(project.root, timeout=project.config.lock_timeout, command="seams propose"):
+        # what the draft was tested against must still hold: another command may have written meanwhile
+        if target.exists() and not (args.force or args.overwrite):
+            raise SeamsError(f"{module} exists; use --force to replace it")
+        if context_for(load_model(project), task.iri).hash != context.hash:
+            raise SeamsError(f"the model changed while the draft for {model.qname(task.iri)} was tested; "
+                             "run seams propose again")
+        _write_accepted(project, target, data, draft_record(
+            task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
+            provider=provider, sha256=digest, llm_model=llm_model))
     say(f"wrote {module}")
     return 0
 
@@ -143,14 +157,6 @@ def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, forc
 
 
 def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:
-    """Write the module, then the lock; if the lock fails the module is put back."""
-    before = target.read_bytes() if target.exists() else None
-    atomic_write(target, data)
-    try:
-        record_draft(project, record)
-    except BaseException:
-        if before is None:
-            target.unlink(missing_ok=True)
-        else:
-            atomic_write(target, before)
-        raise
+    """Write the module and the lock (re-read now, under the project lock) together, or neither."""
+    lock = lock_bytes(with_draft(read_lock(project), record))
+    write_all({target: data, project.lock_path: lock}, shown=project.relative)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from seams.errors import GeneratorError, ResolutionError
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams.project.project_lock import project_lock
 from seams.suggestions.answer import KIND, parse_answer, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import original_conditions
@@ -40,6 +41,7 @@ from seams_cli.workflows.suggest.store import (
     PREFIX_PATTERN,
     Pending,
     cache_key,
+    file_hashes,
     list_pending,
     load_pending,
     read_cache,
@@ -49,6 +51,7 @@ from seams_cli.workflows.suggest.store import (
     store_pending,
     suggestion_id,
     unified_diff,
+    verify_stored,
     write_cache,
 )
 from seams_edit import apply
@@ -89,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list(project)
     if args.accept:
-        return _accept(project, args.accept)
+        # under the lock: a second accept of the same id waits, then finds it gone
+        with project_lock(project.root, timeout=project.config.lock_timeout, command="seams suggest"):
+            return _accept(project, args.accept)
     return _suggest(project, args, llm_model)
 
 
@@ -130,10 +135,13 @@ def _check(project, model, candidates, response: str, provider: str, llm_model: 
     files = change_files(model, build_change(model, suggestion))
     ident = suggestion_id(model.hash, TEMPLATE, provider, response, llm_model)
     relpaths = {path: project.relative(path) for path in files}
+    old = {path: read_or_none(path) for path in files}
+    diffs = {relpaths[p]: unified_diff(relpaths[p], old[p], data) for p, data in files.items()}
     pending = Pending(id=ident, kind=suggestion.kind, gateway=suggestion.gateway, model_hash=model.hash,
                       template=TEMPLATE, provider=provider, llm_model=llm_model,
                       files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json(),
-                      original_conditions=original_conditions(candidate))
+                      original_conditions=original_conditions(candidate),
+                      hashes={relpaths[p]: file_hashes(old[p], data, diffs[relpaths[p]]) for p, data in files.items()})
     verdicts = check_in_scratch(project, model, files, pending.record())
     routing = verdicts["routing"]
     samples = routing.facts.get("samples")
@@ -144,10 +152,7 @@ def _check(project, model, candidates, response: str, provider: str, llm_model: 
         _verdict(verdicts[gate].passed, gate, verdicts[gate].lines)
     say(f"routing kept ({samples} samples)")
     _verdict(verdicts["generate"].passed, "generate", verdicts["generate"].lines)
-
-    old = {path: read_or_none(path) for path in files}
-    store_pending(project, pending, {relpaths[p]: unified_diff(relpaths[p], old[p], data)
-                                     for p, data in files.items()})
+    store_pending(project, pending, diffs)
     for relpath in pending.files:
         say(f"would change {relpath}")
     say(f"suggestion {ident}")
@@ -196,6 +201,7 @@ def _accept(project, prefix: str) -> int:
         if not verdict.passed:
             raise GeneratorError(f"suggestion {ident}: {verdict.gate} failed in the changed model",
                                  details=list(verdict.lines))
+    verify_stored(project, entry, files)  # exactly the bytes whose diffs were stored, or nothing
     record = apply(project.root, files, undo_dir=undo_dir(project.root))
     say(f"applied {ident}")
     for path in sorted(project.relative(p) for p in record.changed):

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from seams.project.config import CONFIG_NAME, parse_config
 from seams.project.layout import find_project_root
+from seams.project.project_lock import project_lock
 from seams_cli.options import add_project_argument
 from seams_edit.undo import undo_last
 
@@ -22,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     root = find_project_root(None, Path(args.project) if args.project else None)
-    for path in undo_last(root):
+    timeout = parse_config(root / CONFIG_NAME).lock_timeout
+    with project_lock(root, timeout=timeout, command="seams undo"):
+        restored = undo_last(root)
+    for path in restored:
         print(f"restored {path.relative_to(root).as_posix()}")
     return 0

@@ -30,6 +30,7 @@ from seams.errors import ProjectError, ProviderError
 from seams.fs import atomic_write
 from seams.processes import kill_group, wait_unreaped
 from seams.project.config import CONFIG_NAME, Config
+from seams.project.writes import WriteError
 from seams_edit.files import ensure_local_dir
 
 LLM_MODEL_ENV = "SEAMS_LLM_MODEL"
@@ -278,7 +279,10 @@ def read_cached(path: Path) -> str | None:
 def write_cached(cache_dir: Path, path: Path, text: str) -> None:
     """Store an answer atomically; ``cache_dir`` (``.seams``) gets a ``*`` .gitignore."""
     ensure_local_dir(cache_dir.parent, path.parent)
-    atomic_write(path, text.encode("utf-8"))
+    try:
+        atomic_write(path, text.encode("utf-8"))
+    except OSError as error:  # a full disk: one line, and the temporary file is gone
+        raise WriteError(f"{path}: cannot write the cached answer: {error.strerror or error}") from None
 
 
 def say(line: str) -> None:

@@ -25,6 +25,7 @@ from seams.checks.registry import DRAFT_RULE_NAMES, GOLDEN_GATE_NAMES
 from seams.errors import DraftGeneratorError
 from seams.generators.new_generator import scaffold
 from seams.generators.package_rules import label_names
+from seams.project.limits import LimitError, loads_json
 from seams_cli.verdicts import first_refusal, golden_lines
 from seams_cli.workflows.scratch import scratch_project
 
@@ -52,9 +53,11 @@ class DraftAnswer:
 def parse_answer(text: str) -> DraftAnswer:
     """The answer (fence already stripped) as a DraftAnswer, or a DraftGeneratorError naming the key."""
     try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates)
+        data = loads_json(text, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as exc:
         raise DraftGeneratorError(f"answer: not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except LimitError as exc:
+        raise DraftGeneratorError(f"answer: {exc}") from None
     if not isinstance(data, dict):
         raise DraftGeneratorError(f"answer: not a JSON object but {_json_kind(data)}")
     for key in ANSWER_KEYS:

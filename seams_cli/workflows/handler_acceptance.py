@@ -18,6 +18,7 @@ from seams.generators.pysource import is_identifier
 from seams.model.loading import Model
 from seams.model.view import Task
 from seams.project.layout import Project
+from seams.project.limits import path_text_problem
 from seams_cli.verdicts import propose_lines
 from seams_cli.workflows.scratch import scratch_project
 
@@ -29,6 +30,9 @@ def target_module(project: Project, model: Model, task: Task) -> Path:
         raise ProjectError(f"{subject} seam:handler: the service task names no handler module")
     if not is_identifier(task.handler):
         raise ProjectError(f"{subject} seam:handler: {task.handler!r} is not a module name")
+    problem = path_text_problem(f"{task.handler}.py")
+    if problem:
+        raise ProjectError(f"{subject} seam:handler: {task.handler[:40]}...: the module name {problem}")
     handlers = project.handlers_dir
     target = (handlers / f"{task.handler}.py").resolve()
     if target.parent != handlers:

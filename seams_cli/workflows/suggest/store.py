@@ -22,26 +22,30 @@ is an interrupted write and is neither listed nor accepted.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from seams.errors import ResolutionError
+from seams.errors import GeneratorError, ResolutionError
 from seams.fs import atomic_write
 from seams.project.layout import Project
+from seams.project.limits import loads_json, read_regular_file
+from seams.project.writes import WriteError
 from seams.suggestions.routing import ORIGINAL_CONDITIONS
 from seams_cli.llm.provider import cache_key as key_of
-from seams_edit.files import ensure_local_dir
+from seams_edit.files import ensure_local_dir, read_or_none
 
 SUGGESTIONS_DIR = "suggestions"
 CACHE_DIR = "cache"
 RECORD_NAME = "suggestion.json"
 ID_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 PREFIX_PATTERN = re.compile(r"^[0-9a-f]{6,64}$")
+MAX_DIFF_BYTES = 64 * 1024 * 1024
 
 
 def cache_key(model_hash: str, template: str, provider: str, llm_model: str | None) -> str:
@@ -60,7 +64,7 @@ def read_cache(project: Project, key: str) -> str | None:
     """The cached response for ``key``, or None (a damaged entry counts as a miss)."""
     path = suggestions_dir(project) / CACHE_DIR / f"{key}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     response = data.get("response") if isinstance(data, dict) else None
@@ -107,6 +111,8 @@ class Pending:
     files: tuple[str, ...]  # changed files, project-relative posix paths
     suggestion: dict[str, Any]
     original_conditions: dict[str, str] | None = None  # the gateway's conditions before the change
+    # per changed file: sha256 of its bytes before and after, and of its stored .diff
+    hashes: dict[str, dict[str, str | None]] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
         record = {"id": self.id, "kind": self.kind, "gateway": self.gateway, "model_hash": self.model_hash,
@@ -116,15 +122,21 @@ class Pending:
             record["llm_model"] = self.llm_model
         if self.original_conditions is not None:
             record[ORIGINAL_CONDITIONS] = dict(self.original_conditions)
+        if self.hashes:
+            record["hashes"] = self.hashes
         return record
 
 
 def store_pending(project: Project, pending: Pending, diffs: dict[str, bytes]) -> Path:
     """Write the diffs, then suggestion.json; returns the entry's directory."""
     entry = suggestions_dir(project) / pending.id
-    for relpath, diff in sorted(diffs.items()):
-        write_atomic(entry / diff_name(relpath), diff, project)
-    write_atomic(entry / RECORD_NAME, json_bytes(pending.record()), project)
+    try:
+        for relpath, diff in sorted(diffs.items()):
+            write_atomic(entry / diff_name(relpath), diff, project)
+        write_atomic(entry / RECORD_NAME, json_bytes(pending.record()), project)
+    except WriteError:
+        shutil.rmtree(entry, ignore_errors=True)  # no half-stored suggestion is left behind
+        raise
     return entry
 
 
@@ -132,15 +144,54 @@ def load_pending(project: Project, suggestion: str) -> Pending:
     """The stored suggestion ``suggestion`` (an id already checked against ID_PATTERN)."""
     path = suggestions_dir(project) / suggestion / RECORD_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+        data = loads_json(path.read_text(encoding="utf-8"), parse_float=Decimal)
         return Pending(id=data["id"], kind=data["kind"], gateway=data["gateway"],
                        model_hash=data["model_hash"], template=data["template"], provider=data["provider"],
                        llm_model=data.get("llm_model"), files=tuple(data["files"]),
-                       suggestion=data["suggestion"], original_conditions=data.get(ORIGINAL_CONDITIONS))
+                       suggestion=data["suggestion"], original_conditions=data.get(ORIGINAL_CONDITIONS),
+                       hashes=dict(data.get("hashes", {})))
     except FileNotFoundError:
         raise ResolutionError(f"no pending suggestion {suggestion} (seams suggest --list shows them)") from None
     except (OSError, ValueError, KeyError, TypeError):
         raise ResolutionError(f"{project.relative(path)}: not a readable suggestion record") from None
+
+
+def file_hashes(old: bytes | None, new: bytes, diff: bytes) -> dict[str, str | None]:
+    """What ``hashes`` records for one changed file."""
+    return {"before": _sha(old) if old is not None else None, "after": _sha(new), "diff": _sha(diff)}
+
+
+def verify_stored(project: Project, pending: Pending, files: dict[Path, bytes]) -> None:
+    """Refuse unless ``files`` (rebuilt from the record) are exactly what the stored diffs show.
+
+    The ``.diff`` files are what a person reviewed; ``suggestion.json`` is a
+    file anyone can edit. So the change rebuilt from it must give, against
+    the current files, byte for byte the stored diffs, and every file must
+    match the hashes recorded when the suggestion was checked.
+    """
+    where = suggestions_dir(project) / pending.id
+    rebuilt = {project.relative(path): (path, data) for path, data in files.items()}
+    if sorted(rebuilt) != sorted(pending.files):
+        raise GeneratorError(f"suggestion {pending.id}: its record changes {', '.join(sorted(rebuilt))}, "
+                             f"but its diffs are of {', '.join(pending.files)}; refused, run seams suggest again")
+    for relpath, (path, data) in sorted(rebuilt.items()):
+        try:
+            stored = read_regular_file(where / diff_name(relpath), max_bytes=MAX_DIFF_BYTES)
+        except (OSError, ValueError) as error:
+            raise GeneratorError(f"{project.relative(where / diff_name(relpath))}: cannot read the stored "
+                                 f"diff: {getattr(error, 'strerror', None) or error}") from None
+        old = read_or_none(path)
+        if unified_diff(relpath, old, data) != stored:
+            raise GeneratorError(f"suggestion {pending.id}: the change to {relpath} differs from its "
+                                 f"reviewed diff {diff_name(relpath)}; refused, run seams suggest again")
+        recorded = pending.hashes.get(relpath)
+        if pending.hashes and recorded != file_hashes(old, data, stored):
+            raise GeneratorError(f"suggestion {pending.id}: {relpath} does not match its recorded hashes; "
+                                 "refused, run seams suggest again")
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def list_pending(project: Project) -> list[Pending]:
@@ -184,4 +235,7 @@ def json_bytes(data: Any) -> bytes:
 def write_atomic(path: Path, data: bytes, project: Project) -> None:
     """An atomic write that also keeps ``.seams`` ignored by git."""
     ensure_local_dir(project.root, path.parent)
-    atomic_write(path, data)
+    try:
+        atomic_write(path, data)
+    except OSError as error:
+        raise WriteError(f"{project.relative(path)}: cannot write: {error.strerror or error}") from None

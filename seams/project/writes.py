@@ -1,0 +1,95 @@
+"""Writing several files all or none, for ``seams generate`` and ``seams propose``.
+
+A full disk (ENOSPC), a quota or a read-only directory can fail any write.
+One file at a time would leave generated files that disagree with each other
+and with ``seams.lock``. So every new content is first written to a
+temporary file beside its target and synced (this is where a full disk
+fails, and then nothing has changed); only then are they moved into place,
+and if a move fails the files already moved get their old bytes back. The
+error names the file and why, as one line.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+from seams.errors import SeamsError
+
+
+class WriteError(SeamsError):
+    """A file could not be written; no file was changed (exit 1)."""
+
+
+def write_all(changes: Mapping[Path, bytes | None], *, shown=lambda path: str(path)) -> None:
+    """Give each path its bytes (None: delete it), every one or none.
+
+    ``shown`` turns a path into what the message prints (project-relative).
+    """
+    previous: dict[Path, bytes | None] = {}
+    temporaries: dict[Path, Path] = {}
+    target = next(iter(changes), Path("."))
+    try:
+        for target, content in changes.items():
+            previous[target] = _read_or_none(target)
+            if content is not None:
+                temporaries[target] = _temporary_beside(target, content)
+    except OSError as error:
+        _discard(temporaries.values())
+        raise WriteError(f"{shown(target)}: cannot write: {error.strerror or error}; no file was changed") from None
+    done: list[Path] = []
+    try:
+        for target, content in changes.items():
+            if content is None:
+                target.unlink(missing_ok=True)
+            else:
+                os.replace(temporaries.pop(target), target)
+            done.append(target)
+    except OSError as error:
+        _discard(temporaries.values())
+        _restore(done, previous)
+        raise WriteError(f"{shown(target)}: cannot write: {error.strerror or error}; no file was changed") from None
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _temporary_beside(target: Path, content: bytes) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.parent / f".{target.name[:200]}.{secrets.token_hex(6)}.tmp"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def _discard(paths) -> None:
+    for path in list(paths):
+        path.unlink(missing_ok=True)
+
+
+def _restore(done: list[Path], previous: Mapping[Path, bytes | None]) -> None:
+    for target in reversed(done):
+        before = previous[target]
+        try:
+            if before is None:
+                target.unlink(missing_ok=True)
+            else:
+                os.replace(_temporary_beside(target, before), target)
+        except OSError:
+            continue  # the message already says the write failed; the next write retries
