@@ -143,7 +143,7 @@ def routing_of_record(model: Model, record: Mapping[str, object]) -> RoutingResu
     routing, its decision as written in the DMN file and its new flow conditions.
 
     Whatever cannot be read is a SeamsError naming the record key or the model element."""
-    from seams.generators.dmn_table import find_decision, read_table
+    from seams.lang.dmn_support import find_decision, read_decision
 
     suggestion = record.get("suggestion")
     conditions = record.get(ORIGINAL_CONDITIONS)
@@ -157,13 +157,18 @@ def routing_of_record(model: Model, record: Mapping[str, object]) -> RoutingResu
     candidate = candidate_with(model, gateway_id, dict(conditions))
     found = [d for d in model.view.decisions.values() if d.element_id == decision_id and d.payload]
     payload = model.payloads.get(found[0].payload) if found and found[0].payload is not None else None
-    element = find_decision(payload.tree, decision_id) if payload is not None and payload.format == "dmn" else None
+    element = (find_decision(payload.tree.getroot(), decision_id, payload.dmn.model)
+               if payload is not None and payload.format == "dmn" and payload.dmn is not None else None)
     if element is None:
         raise SeamsError(f"decision {decision_id}: not in the changed model's DMN payloads")
-    table = read_table(element, subject=model.qname(found[0].iri))
+    table, problems = read_decision(element)
+    if table is None or problems:
+        problem = problems[0] if problems else None
+        raise SeamsError(f"decision {decision_id}: "
+                         f"{problem.message if problem else 'not a decision table seams evaluates'}")
     if len(table.outputs) != 1:
         raise SeamsError(f"decision {decision_id}: has {len(table.outputs)} outputs, the routing reads one")
-    routing = RoutingTable(decision_id, table.inputs, table.outputs[0], table.hit_policy,
+    routing = RoutingTable(decision_id, table.inputs, table.outputs[0].name, table.hit_policy,
                            tuple((rule.inputs, rule.outputs[0]) for rule in table.rules))
     new = {flow.id: flow.condition for flow in candidate.flows
            if flow.id != candidate.default and flow.condition is not None}
