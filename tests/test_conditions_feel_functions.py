@@ -177,6 +177,14 @@ def test_list_contains_gives_its_literals_as_boundaries():
     assert condition.boundaries() == {"action": ["merge", "close"], "xs": []}
 
 
+def test_a_pattern_of_literal_alternatives_gives_probes_as_boundaries():
+    condition = parse_condition('=matches(route, "^Legal$|SALES", "i") or matches(code, "[A-Z]+")', where=WHERE)
+    assert condition.boundaries() == {
+        "route": ["Legal", "lEGAL", "xLegalx", "SALES", "sales", "xSALESx"], "code": []}
+    probes = condition.boundaries()["route"]
+    assert [condition.evaluate({"route": p, "code": ""}) for p in probes] == [True, True, False, True, True, True]
+
+
 # --- property tests -------------------------------------------------------------
 
 PIECES = ["a", "b", "ab", ".", "\\d", "\\w", "\\s", "\\.", "[a-c]", "[^b]", "[\\d.]", "(a|b)", "(?:ab)",

@@ -56,6 +56,7 @@ from seams.lang.condition_tree import (
     ListLit,
     Lit,
     LitList,
+    Matches,
     Node,
     Not,
     Range,
@@ -64,6 +65,7 @@ from seams.lang.condition_tree import (
     walk,
 )
 from seams.lang.feel_expression import is_feel, parse_feel_expression
+from seams.lang.feel_regex import probe_strings
 from seams.lang.juel import is_juel, parse_juel
 from seams.lang.values import BOOLEAN, KINDS, ORDERED_KINDS, OTHER, kind_guard, kind_of, render_literal
 
@@ -356,6 +358,8 @@ def _boundary_literals(tree: Node):
                     yield node.value.name, bound.value
         elif isinstance(node, ListContains) and isinstance(node.value, Var) and isinstance(node.items, ListLit):
             yield from ((node.value.name, item.value) for item in node.items.items if isinstance(item, Lit))
+        elif isinstance(node, Matches) and isinstance(node.value, Var):
+            yield from ((node.value.name, text) for text in probe_strings(node.pattern))
 
 
 def _literal_values(node: Lit | LitList):

@@ -198,3 +198,28 @@ class _Translator:
             self.pos += 2
             return code
         raise self.refuse(f"escape '\\{code}' in a class" if code else "a trailing backslash")
+
+
+_PLAIN = re.compile(r"(?:[^\\^$.|?*+()\[\]{}]|\\[\\^$.|?*+()\[\]{}/-])+")
+
+
+def probe_strings(pattern: str) -> list[str]:
+    """Sample inputs around a pattern of literal alternatives (``^SALES$``, ``LEGAL|SALES``).
+
+    Each literal, the literal with its letters' case swapped (where ``"i"``
+    changes the answer) and the literal inside other text (where a search
+    and an anchored pattern differ). The routing check samples a variable
+    at these, as it samples a number at the literals it is compared with;
+    a pattern of any other shape gives none.
+    """
+    found: list[str] = []
+    for alternative in pattern.split("|"):
+        body = alternative[1:] if alternative.startswith("^") else alternative
+        body = body[:-1] if body.endswith("$") and not body.endswith("\\$") else body
+        if not _PLAIN.fullmatch(body):
+            return []
+        literal = re.sub(r"\\(.)", r"\1", body)
+        for text in (literal, literal.swapcase(), f"x{literal}x"):
+            if text not in found:
+                found.append(text)
+    return found
