@@ -43,7 +43,7 @@ def test_variant_goes_through_suggest_accept_generate_check_and_undo(capsys, tmp
     code, lines = _run(capsys, root, "suggest")
     assert code == 0, lines
     assert "routing kept (21 samples)" in lines and "generate passed" in lines
-    ident = lines[-1].removeprefix("suggestion ")
+    ident = lines[-2].removeprefix("suggestion ")
     code, lines = _run(capsys, root, "suggest", "--accept", ident)
     assert code == 0, lines
 
@@ -69,6 +69,6 @@ def test_an_answer_in_seams_dialect_is_written_in_the_gateways_dialect(capsys, t
     code, lines = _run(capsys, root, "suggest", "--provider",
                        f"{sys.executable} {Path(__file__).parent / 'fixtures' / 'suggest' / 'provider.py'} {answer}")
     assert code == 0, lines
-    code, lines = _run(capsys, root, "suggest", "--accept", lines[-1].removeprefix("suggestion "))
+    code, lines = _run(capsys, root, "suggest", "--accept", lines[-2].removeprefix("suggestion "))
     assert code == 0, lines
     assert written in (root / "model/leave.bpmn").read_text(encoding="utf-8")

@@ -33,7 +33,7 @@ def suggested(tmp_path_factory) -> tuple[Path, str]:
     provider = f"{sys.executable} {FIXTURES / 'provider.py'} {FIXTURES / 'escalate.json'}"
     result = run_seams("suggest", "--provider", provider, cwd=root)
     assert result.returncode == 0, result.stderr
-    return root, result.stdout.splitlines()[-1].removeprefix("suggestion ")
+    return root, result.stdout.splitlines()[-2].removeprefix("suggestion ")
 
 
 def crash_every_rename(base: Path, tmp_path: Path, args: tuple[str, ...], before: dict, after: dict) -> int:

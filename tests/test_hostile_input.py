@@ -251,7 +251,7 @@ def pending(tmp_path, capsys) -> tuple[Path, str]:
     root = copy_example(tmp_path)
     answer = Path(__file__).parent / "fixtures" / "suggest" / "escalate.json"
     assert main(["suggest", "--project", str(root), "--provider", f"{sys.executable} {SUGGEST_PROVIDER} {answer}"]) == 0
-    ident = capsys.readouterr().out.splitlines()[-1].removeprefix("suggestion ")
+    ident = capsys.readouterr().out.splitlines()[-2].removeprefix("suggestion ")
     return root, ident
 
 

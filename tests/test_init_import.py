@@ -480,7 +480,8 @@ def test_condition_names_fall_back_to_juel_and_feel_bodies():
     assert condition_names("amount > 1000", where="f") == {"amount"}
     assert condition_names("${amount > 1000 && !approved}", where="f") == {"amount", "approved"}
     assert condition_names("=orderValue >= 100 and priority = \"high\"", where="f") == {"orderValue", "priority"}
-    assert condition_names("${execution.getVariable('x')}", where="f") is None
+    assert condition_names("${execution.getVariable('x')}", where="f") == {"x"}  # JUEL: the variable x
+    assert condition_names("${x.isEmpty()}", where="f") is None  # a method call: refused, left to the user
     try:  # the check reads the wrapped form too once the condition language does (issue 14)
         parse_condition("${approved}", where="f")
     except ExpressionError:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from seams.payloads import parse_xml
+from seams.model.payloads import parse_xml
 from seams.vocab import BPMN_NS, BPMNDI_NS, DC_NS, DI_NS
 from seams_edit.bpmn import insert_task_before, set_condition
 from seams_edit.dmn import add_decision

@@ -47,13 +47,17 @@ def test_overlap_findings_are_capped_with_a_count_of_the_rest():
     from lxml import etree
 
     from seams import vocab as V
-    from seams.checks.decisions import MAX_OVERLAP_FINDINGS, _table_findings
+    from seams.checks.decisions import MAX_OVERLAP_FINDINGS, _overlap_findings
+    from seams.lang.dmn_support import read_decision
 
     rules = "".join(f'<rule id="R{n}"><inputEntry><text>-</text></inputEntry>'
                     f'<outputEntry><text>"x"</text></outputEntry></rule>' for n in range(8))  # 28 pairs
-    table = etree.fromstring(f'<decisionTable xmlns="{V.DMN_NS}"><input><inputExpression><text>days</text>'
-                             f'</inputExpression></input><output name="o"/>{rules}</decisionTable>')
-    findings = list(_table_findings("Decision_X", table))
+    decision = etree.fromstring(f'<decision xmlns="{V.DMN_NS}" id="Decision_X"><decisionTable><input>'
+                                f'<inputExpression><text>days</text></inputExpression></input><output name="o"/>'
+                                f'{rules}</decisionTable></decision>')
+    table, problems = read_decision(decision)
+    assert table is not None and problems == []
+    findings = list(_overlap_findings(table))
     assert len(findings) == MAX_OVERLAP_FINDINGS + 1
     assert findings[0].message.startswith("rules R0 and R1 overlap")
     assert findings[-1].message == (f"{28 - MAX_OVERLAP_FINDINGS} more pairs of rules overlap "

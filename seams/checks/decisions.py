@@ -227,7 +227,7 @@ def _overlap_findings(table: Table) -> Iterable[Finding]:
     sort-and-sweep (seams.checks.unique_overlaps) rather than by every pair; a rule with an
     entry that names inputs cannot be decided before evaluation and is not analysed (never
     reported as an overlap). At most MAX_OVERLAP_FINDINGS are listed, then a count."""
-    rows = [rule for rule in table.rules if (rule.tests or not table.inputs)
+    rows = [rule for rule in table.rules if len(rule.tests) == len(table.inputs)
             and not any(entry.names for entry in rule.tests)]
     pairs = overlapping_pairs([list(rule.tests) for rule in rows])
     for i, j in pairs[:MAX_OVERLAP_FINDINGS]:
