@@ -7,10 +7,12 @@ handler against it: ``import``, one ``example[<label>]`` per example, and
 ``contract``.
 
 The judging is done by the standard-library-only functions and classes in
-:mod:`pytest_seams.c2_checks`. The items call them in-process, and
-:func:`acceptance_source` copies their source text into a self-contained pytest
-module, so "the C2 tests" an LLM reads in the propose prompt are exactly the
-code that judges its draft.
+:mod:`pytest_seams.handler_checks`, in this (the judge's) process; the handler
+itself runs in an executor process in a sandbox (:mod:`pytest_seams.sandbox`),
+imported and called over a pipe, so what it returns is plain data by the time
+it is compared. :func:`acceptance_source` copies the same functions' source
+text into a self-contained pytest module, so "the C2 tests" an LLM reads in the
+propose prompt are the checks that judge its draft.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_seams.handler_checks import RUNTIME, contract_problems, example_problems, import_handler
+from pytest_seams.handler_checks import RUNTIME, contract_problems, example_problems
 from pytest_seams.items import GateItem
 
 if TYPE_CHECKING:
@@ -162,25 +164,14 @@ def _rule(model: Model, shape: Any, field: Any) -> dict:
 # ---------------------------------------------------------------- the items
 
 
-@contextmanager
-def handler_context(spec: TaskSpec) -> Iterator[None]:
-    """The handlers package's parent on sys.path and no bytecode written, only while
-    the handler is imported and called."""
-    parent, dont_write = str(spec.handlers_parent), sys.dont_write_bytecode
-    sys.path.insert(0, parent)
-    sys.dont_write_bytecode = True
-    try:
-        yield
-    finally:
-        sys.dont_write_bytecode = dont_write
-        if parent in sys.path:
-            sys.path.remove(parent)
-
-
 class AcceptanceItem(GateItem):
+    """Runs the handler in an executor process (a sandbox, :mod:`pytest_seams.sandbox`)
+    and judges what comes back as plain data; nothing of the handler runs in this process."""
+
     def __init__(self, *, spec: TaskSpec, **kwargs):
         super().__init__(subject=spec.subject, **kwargs)
         self.spec = spec
+        self.binding_calls: list[dict] = []  # every binding request the handler made, as answered
 
     def check(self, problems: list[tuple[str, str]]) -> None:
         from seams.findings import Finding
@@ -188,18 +179,26 @@ class AcceptanceItem(GateItem):
         if problems:
             self.fail_with([Finding(self.gate, self.subject, p, m) for p, m in problems])
 
-    def handle(self):
-        self.check([("seam:handler", self.spec.problem)] if self.spec.problem else [])
-        handle, problems = import_handler(self.spec.module, self.spec.module_file)
+    def handle(self, executor: Any):
+        handle, problems = executor.import_handler(self.spec.module, self.spec.module_file)
         self.check(problems)
         return handle
 
     def runtest(self) -> None:
-        with handler_context(self.spec):
-            self.run_checks()
+        from pytest_seams.sandbox import SandboxUnavailable
+        from pytest_seams.sandbox.channel import Executor, ExecutorGone
 
-    def run_checks(self) -> None:
-        self.handle()
+        self.check([("seam:handler", self.spec.problem)] if self.spec.problem else [])
+        package = self.spec.module.partition(".")[0]
+        try:
+            with Executor([(self.spec.handlers_parent / package, package)]) as executor:
+                self.binding_calls = executor.calls
+                self.run_checks(executor)
+        except (ExecutorGone, SandboxUnavailable) as exc:
+            self.check([("seam:handler", str(exc))])
+
+    def run_checks(self, executor: Any) -> None:
+        self.handle(executor)
 
     def reportinfo(self):
         return self.path, None, f"{self.parent.name}::{self.name} ({self.subject})"
@@ -220,17 +219,17 @@ class ExampleItem(AcceptanceItem):
         super().__init__(**kwargs)
         self.example = example
 
-    def run_checks(self) -> None:
-        handle = self.handle()
+    def run_checks(self, executor: Any) -> None:
         self.check([("seam:example", self.example.problem)] if self.example.problem else [])
+        handle = self.handle(executor)
         self.check(example_problems(handle, self.spec.reads, self.spec.bindings, self.example.data))
 
 
 class ContractItem(AcceptanceItem):
     gate = "contract"
 
-    def run_checks(self) -> None:
-        handle = self.handle()
+    def run_checks(self, executor: Any) -> None:
+        handle = self.handle(executor)
         self.check(contract_problems(handle, self.spec.reads, self.spec.bindings, self.spec.outputs,
                                      self.spec.runnable_examples()))
 

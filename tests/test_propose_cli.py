@@ -192,7 +192,8 @@ def test_hanging_draft_times_out(example_project, propose):
 
 
 def test_draft_cannot_read_secrets_or_write_outside_its_copy(example_project, propose, monkeypatch, tmp_path):
-    """Best effort (docs/propose.md): a scrubbed environment, HOME and TMPDIR in the scratch copy."""
+    """The draft's process has an empty environment and no home, and sees neither the
+    caller's HOME and TMPDIR nor the project (docs/propose.md)."""
     home, tmp = tmp_path / "home", tmp_path / "tmp"
     home.mkdir()
     tmp.mkdir()
@@ -203,7 +204,7 @@ def test_draft_cannot_read_secrets_or_write_outside_its_copy(example_project, pr
     code, lines, _ = propose(example_project, "record_leave", "--provider", fake("snoop"))
     assert code == 1
     failed = [line for line in lines if line.startswith("failed ")]
-    assert failed and all("KeyError: 'DATABASE_URL'" in line for line in failed[:2])
+    assert failed and all("handle raised" in line and "hunter2" not in line for line in failed[:2])
     assert list(home.iterdir()) == [] and list(tmp.iterdir()) == []
     assert snapshot(example_project, cache=False) == before
 
