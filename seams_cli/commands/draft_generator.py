@@ -17,6 +17,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
+from seams.checks.clean_text import clean_text_problem
 from seams.errors import DraftGeneratorError, SeamsError
 from seams.generators.new_generator import default_out, scaffold, write
 from seams.generators.package import package_name
@@ -39,6 +40,7 @@ from seams_cli.llm.provider import (
     write_cached,
 )
 from seams_cli.options import add_project_arguments
+from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 from seams_cli.workflows.generator_draft import (
     DraftAnswer,
     assemble,
@@ -58,6 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """new-generator's NAME, --reference, --out and --force, then the provider and project options."""
     new_generator.add_arguments(parser)
     add_provider_arguments(parser)
+    add_sandbox_argument(parser)
     add_project_arguments(parser)
 
 
@@ -82,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     model = load_model(project)
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
+    sandbox = chosen_sandbox(args.no_sandbox)  # no sandbox, no paid call
     package = package_name(args.name)
     reference = default_files[f"{package}/templates/{reference_path.name}"].decode("utf-8")  # verbatim
     package_module = default_files[f"{package}/__init__.py"].decode("utf-8")
@@ -102,12 +106,16 @@ def run(args: argparse.Namespace) -> int:
 
     answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask)  # kept once the golden test passed
 
+    for key in ("extract", "template"):
+        unclean = clean_text_problem(getattr(answer, key))
+        if unclean:
+            raise DraftGeneratorError(f"answer {key} {unclean}")
     check_extract(answer.extract, package_module)
     check_no_logic(answer.template)
     check_no_restated_label(answer.template, reference, names)
     files = assemble(args.name, reference_path, answer)
     failures = golden_failures(model, f"seams-{args.name}", files, reference_path.name,
-                               timeout=project.config.propose.timeout)
+                               timeout=project.config.propose.timeout, extra_env=sandbox_env(sandbox))
     if failures:
         raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
                                   details=[f"failed {line}" for line in failures])

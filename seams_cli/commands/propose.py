@@ -21,6 +21,7 @@ from pathlib import Path
 from pytest_seams.acceptance import acceptance_source
 from pytest_seams.expected import expected_items
 from pytest_seams.runner import ItemResult, run_session
+from seams.checks.clean_text import clean_text_problem
 from seams.checks.handler_drafts import draft_record, record_draft
 from seams.errors import ProjectError, SeamsError
 from seams.generators.pysource import is_identifier
@@ -47,6 +48,7 @@ from seams_cli.llm.provider import (
     write_cached,
 )
 from seams_cli.options import add_project_arguments
+from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 from seams_cli.workflows.scratch import scratch_project
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
@@ -61,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
     add_provider_arguments(parser)
     parser.add_argument("--force", action="store_true", help="replace an existing handler module")
+    add_sandbox_argument(parser)
     add_project_arguments(parser)
 
 
@@ -93,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
     read_lock(project)  # a malformed lock fails now, not after a paid call
+    sandbox = chosen_sandbox(args.no_sandbox)  # no sandbox, no paid call
     context = context_for(model, task.iri)
     prompt = build_prompt(context.manifest, stub=stub_source(model, task),
                           tests=acceptance_source(project, model, task))
@@ -112,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     digest = hashlib.sha256(data).hexdigest()
     say(f"draft {digest}")
 
-    failures = _rejections(project, model, task, target, draft)
+    failures = _rejections(project, model, task, target, draft, sandbox_env(sandbox))
     if failures:
         for line in failures:
             say(line)
@@ -120,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     say("tests passed")
     _write_accepted(project, target, data, draft_record(
         task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
-        provider=provider, sha256=digest, llm_model=llm_model))
+        provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record()))
     say(f"wrote {module}")
     return 0
 
@@ -140,9 +144,13 @@ def _target_module(project: Project, model: Model, task: Task) -> Path:
     return target
 
 
-def _rejections(project: Project, model: Model, task: Task, target: Path, draft: str) -> list[str]:
-    """``failed ...`` lines: the draft does not parse, or acceptance items failed."""
+def _rejections(project: Project, model: Model, task: Task, target: Path, draft: str,
+                extra_env: Mapping[str, str]) -> list[str]:
+    """``failed ...`` lines: the draft is not clean text, does not parse, or acceptance items failed."""
     module = project.relative(target)
+    unclean = clean_text_problem(draft)
+    if unclean:
+        return [f"failed {module}: {unclean}"]
     try:
         ast.parse(draft, filename=module)
     except SyntaxError as exc:
@@ -153,7 +161,7 @@ def _rejections(project: Project, model: Model, task: Task, target: Path, draft:
     with scratch_project(project, model) as scratch:
         atomic_write(scratch.path_of(project, target), draft.encode("utf-8"))
         result = run_session(scratch.root, select=str(task.iri), timeout=project.config.propose.timeout,
-                             env=scratch.env())
+                             env={**scratch.env(), **extra_env})
         if result.passed_all(expected):
             return []
         lines = [f"failed {item.name}{_reason(item, scratch.root)}" for item in result.failures()]

@@ -121,14 +121,14 @@ def scratch_package(model: Model, package_dir_name: str,
 
 
 def golden_failures(model: Model, package_dir_name: str, files: dict[str, bytes], reference_name: str,
-                    *, timeout: float) -> list[str]:
+                    *, timeout: float, extra_env: dict[str, str] | None = None) -> list[str]:
     """``<test>: <why>`` for each expected golden item that did not pass, scratch paths
     replaced by the package's name (and the scratch project by ``.``); [] when all passed."""
     from pytest_seams.runner import run_session
 
     expected = expected_items(reference_name)
     with scratch_package(model, package_dir_name, files) as (package_dir, env, scratch_root):
-        result = run_session(package_dir, select="tests", timeout=timeout, env=env)
+        result = run_session(package_dir, select="tests", timeout=timeout, env={**env, **(extra_env or {})})
         if result.passed_all(expected):
             return []
         scrub = {str(package_dir): package_dir_name, f"{scratch_root}/": "", str(scratch_root): "."}
