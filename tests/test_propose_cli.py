@@ -21,6 +21,7 @@ from seams.model.context import context_for
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.main import main
+from seams_cli.workflows.sandboxing import chosen_sandbox
 
 FAKE = Path(__file__).parent / "fixtures" / "providers" / "fake.py"
 TASK = "https://example.org/leave/RecordLeave"
@@ -86,7 +87,7 @@ def test_recorded_provider_end_to_end_then_a_cache_hit(example_project):
     assert lock["drafts"] == [{
         "context_hash": context_hash(example_project), "module": MODULE,
         "provider": "python3 provider/recorded.py", "sha256": digest, "task": TASK,
-        "template": "draft-v1.txt"}]
+        "template": "draft-v1.txt", "sandbox": chosen_sandbox(False).record()}]
     assert (example_project / ".seams" / ".gitignore").read_text() == "*\n"
 
     (example_project / "provider" / "recorded.py").write_text(
