@@ -51,8 +51,10 @@ class Launch:
     """What the executor process needs: its code directory (read-only), the Python to
     run, and the limits. ``config`` is the JSON the executor reads from its argv."""
 
-    code_dir: Path  # holds the drafted package; mounted read-only at :attr:`Sandbox.code_mount`
+    code_dir: Path  # holds copies of the drafted code, one directory per original
     config: Mapping
+    originals: tuple[tuple[Path, Path], ...] = ()  # (copy, original): a backend that can mounts
+    # each copy read-only at its original's path, so paths in messages are the judge's paths
 
 
 class Sandbox:
@@ -70,6 +72,10 @@ class Sandbox:
     def record(self) -> str:
         """What the lock records about the sandbox that judged a draft."""
         return self.name
+
+    def maps_originals(self) -> bool:
+        """True when the executor sees each code copy at its original's path."""
+        return False
 
     def code_owner(self) -> int | None:
         """The uid that must own the executor's code copy (None: the caller)."""

@@ -73,10 +73,20 @@ class Bubblewrap(Sandbox):
                     args += ["--perms", "0755", "--dir", str(parent)]
             args += ["--ro-bind", str(path), str(path)]
             made.add(str(path))
+        for copy, original in launch.originals:
+            for parent in reversed(Path(original).parents):
+                if str(parent) not in made:
+                    made.add(str(parent))
+                    args += ["--perms", "0755", "--dir", str(parent)]
+            args += ["--ro-bind", str(copy), str(original)]
         return args + ["--chdir", "/tmp"]
+
+    def maps_originals(self) -> bool:
+        return True
 
     def popen(self, launch: Launch, **kwargs) -> subprocess.Popen:
         config = {**launch.config, "uid": SANDBOX_UID if os.geteuid() == 0 else None, "cwd": "/tmp",
+                  "path": [str(Path(original).parent) for _, original in launch.originals] or launch.config["path"],
                   "cpu": launch.config.get("cpu", CPU_SECONDS), "memory": launch.config.get("memory", MEMORY_BYTES)}
         seed = python_env(config)["PYTHONHASHSEED"]
         command = [_bwrap() or "bwrap", *self.arguments(launch), "--setenv", "PYTHONHASHSEED", seed, "--",
@@ -88,7 +98,7 @@ def _readable(launch: Launch) -> list[Path]:
     """Directories the executor reads: the interpreter's, seams', the code copy and the
     model files, outermost first, none inside another (a bind inside a bind is redundant)."""
     package_root = Path(__file__).resolve().parents[2]
-    wanted = {*python_dirs(), package_root / "seams", launch.code_dir.resolve(),
+    wanted = {*python_dirs(), package_root / "seams",
               *(Path(p).resolve() for p in launch.config.get("read", ()))}
     wanted = {p for p in wanted if p.exists() and not any(str(p) == s or str(p).startswith(s + "/")
                                                              for s in _SYSTEM)}

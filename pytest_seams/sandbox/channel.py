@@ -116,7 +116,11 @@ class Executor:
         self.deadline = time.monotonic() + timeout
         self._stderr = tempfile.TemporaryFile()
         config = {"path": [str(self.code_dir)], "read": [str(p) for p in read], "hash_seed": hash_seed}
-        self.proc = self.sandbox.popen(Launch(self.code_dir, config), stdin=subprocess.PIPE,
+        originals = tuple((self.code_dir / name, Path(source).resolve()) for source, name in code)
+        # where the executor finds the code: the originals' paths when the sandbox mounts them there
+        self.code_root = (originals[0][1].parent if originals and self.sandbox.maps_originals()
+                          else self.code_dir)
+        self.proc = self.sandbox.popen(Launch(self.code_dir, config, originals), stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, stderr=self._stderr)
         self._buffer = b""
         ready = self.receive()
@@ -179,9 +183,11 @@ class Executor:
         problems = [(str(p[0]), str(p[1])) for p in problems if isinstance(p, list) and len(p) == 2]
         return (None if problems else RemoteHandle(self)), problems
 
-    def extract(self, root: Path, package_dir: Path, trig: Path, out: Path) -> dict:
-        self.send({"op": "extract", "root": str(root), "package_dir": str(package_dir), "trig": str(trig),
-                   "out": str(out)})
+    def extract(self, package: str, trig: Path, *, render: bool) -> dict:
+        """Run the copied package ``package``'s extract (and its own render when ``render``)
+        and sources over ``trig``: the view as plain data, the files it read, the sources."""
+        self.send({"op": "extract", "root": str(self.code_root), "package_dir": str(self.code_root / package),
+                   "trig": str(trig), "render": render})
         answer = self.receive()
         if answer.get("op") == "failed":
             raise RemoteError(str(answer.get("description")))
@@ -190,7 +196,8 @@ class Executor:
         return {"view": decode(answer.get("view")),
                 "reads": [str(p) for p in answer.get("reads") or () if isinstance(p, str)],
                 "sources": [str(p) for p in answer.get("sources") or () if isinstance(p, str)],
-                "library": [str(p) for p in answer.get("library") or () if isinstance(p, str)]}
+                "library": [str(p) for p in answer.get("library") or () if isinstance(p, str)],
+                "output": decode(answer.get("output"))}
 
     def close(self) -> None:
         """End the executor and everything it started (its PID namespace goes with it)."""

@@ -268,13 +268,17 @@ def run_extract(request):
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
+    out = Path(os.getcwd()) / "out"
+    out.mkdir(exist_ok=True)
     recording = True
-    view = module.extract(Path(request["trig"]), Path(request["out"]))
+    view = module.extract(Path(request["trig"]), out)
     recording = False
+    output = module.render(view) if request.get("render") else None
     sources = [str(Path(p).resolve()) for p in module.sources(Path(request["trig"]))]
     library = sorted({str(Path(e).resolve()) for m in list(sys.modules.values())
                       for e in (getattr(m, "__path__", None) or ()) if isinstance(e, str) and os.path.isabs(e)})
-    return {"op": "extracted", "view": encode(view), "reads": reads, "sources": sources, "library": library}
+    return {"op": "extracted", "view": encode(view), "reads": reads, "sources": sources, "library": library,
+            "output": output if isinstance(output, str) else encode(output)}
 
 
 def serve(channel):
@@ -297,7 +301,7 @@ def serve(channel):
             try:
                 channel.send(run_extract(request))
             except BaseException as exc:
-                channel.send({"op": "failed", "description": describe(exc),
+                channel.send({"op": "failed", "description": f"{type(exc).__name__}: {exc}",
                               "details": "".join(traceback.format_exception(exc, limit=-8))})
         else:
             return
