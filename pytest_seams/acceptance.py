@@ -20,9 +20,6 @@ from __future__ import annotations
 import inspect
 import keyword
 import re
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal

@@ -228,7 +228,8 @@ for _path in {[str(t) for t in targets]!r}:
 
 def test_unclean_text_is_refused_naming_line_and_code_point(project):
     before = snapshot(project)
-    draft = GOOD_BODY.replace('    return {"booking_ref"', '    # \u202e}"fer_gnikoob"{ nruter\n    return {"booking_ref"')
+    trojan = '    # \u202e}"fer_gnikoob"{ nruter\n    return {"booking_ref"'
+    draft = GOOD_BODY.replace('    return {"booking_ref"', trojan)
     code, lines, _ = propose(project, draft)
     assert code == 1 and lines[-1] == (f"failed {MODULE}: line 3: U+202E RIGHT-TO-LEFT OVERRIDE is a "
                                        "bidirectional control, not allowed in accepted text")

@@ -12,12 +12,14 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_draft_generator import draft, fake, good_answer, snapshot, write_answer  # noqa: F401 (fixture)
+import test_draft_generator
+from test_draft_generator import fake, good_answer, snapshot, write_answer
 
 import seams
 from pytest_seams.sandbox import AUTO, SandboxUnavailable, choose
 
 GATES = ("golden", "determinism", "parses", "sources")
+draft = test_draft_generator.draft  # its fixture: seams draft-generator in-process on a copy of the example
 
 
 @pytest.fixture(autouse=True)

@@ -29,8 +29,8 @@ from pytest_seams.sandbox import (
     Sandbox,
     executor_source,
     python_command,
-    python_env,
     python_dirs,
+    python_env,
 )
 
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -65,14 +65,14 @@ class Bubblewrap(Sandbox):
         args += [arg for path in _ETC if os.path.exists(path) for arg in ("--ro-bind", path, path)]
         args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
         made: set[str] = {"/", "/tmp", "/proc", "/dev"}
-        for path in _readable(launch):
-            for parent in reversed(Path(path).parents):
+        for readable in _readable(launch):
+            for parent in reversed(readable.parents):
                 if str(parent) not in made and not any(str(parent).startswith(s + "/") or str(parent) == s
                                                        for s in _SYSTEM):
                     made.add(str(parent))
                     args += ["--perms", "0755", "--dir", str(parent)]
-            args += ["--ro-bind", str(path), str(path)]
-            made.add(str(path))
+            args += ["--ro-bind", str(readable), str(readable)]
+            made.add(str(readable))
         for copy, original in launch.originals:
             for parent in reversed(Path(original).parents):
                 if str(parent) not in made:
@@ -125,7 +125,7 @@ def _probe() -> str | None:
     with the namespaces the executor gets."""
     if _bwrap() is None:
         return "bwrap is not installed"
-    probe = [_bwrap(), "--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/",
+    probe = [_bwrap() or "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/",
              "--proc", "/proc", "--dev", "/dev"]
     if os.geteuid() != 0:
         probe += ["--unshare-user"]

@@ -249,7 +249,7 @@ def import_handler(request):
 def run_extract(request):
     """A generator package's extract (reads recorded) and sources, from its directory."""
     root, package_dir = request["root"], Path(request["package_dir"])
-    reads = []
+    reads: list = []
 
     def audit(event, args):
         if event == "open" and recording:
@@ -265,6 +265,8 @@ def run_extract(request):
     spec = importlib.util.spec_from_file_location(
         "_seams_golden_" + package_dir.name, package_dir / "__init__.py",
         submodule_search_locations=[str(package_dir)])
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {package_dir}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -293,6 +295,8 @@ def serve(channel):
         elif op == "handle":
             inputs = Inputs(decode(request["given"]), request["declared"])
             try:
+                if handle is None:
+                    raise RuntimeError("no handler was imported")
                 result = handle(inputs, Bindings(channel))
                 channel.send({"op": "returned", "value": encode(result), "undeclared": inputs.undeclared})
             except BaseException as exc:

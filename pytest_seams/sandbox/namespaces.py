@@ -30,8 +30,8 @@ from pytest_seams.sandbox import (
     Sandbox,
     executor_source,
     python_command,
-    python_env,
     python_dirs,
+    python_env,
 )
 
 _READ = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache", "/etc/localtime",

@@ -40,7 +40,6 @@ from seams_cli.llm.provider import (
     write_cached,
 )
 from seams_cli.options import add_project_arguments
-from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 from seams_cli.workflows.generator_draft import (
     DraftAnswer,
     assemble,
@@ -49,6 +48,7 @@ from seams_cli.workflows.generator_draft import (
     names_text,
     parse_answer,
 )
+from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 
 EXIT_CODES = {SeamsError: 1}
 """ADR-0029: every error of this command exits 1, a project error too."""
