@@ -99,9 +99,14 @@ def landlock(libc, rules):
 def encode(value, depth=0):
     if depth > 64:
         return {"$seams:opaque": "a value nested deeper than 64"}
-    if value is None or type(value) in (bool, int, str):
+    if value is None or type(value) is bool:
         return value
-    if type(value) is float:
+    if isinstance(value, str):  # a subclass (a str Enum, say) crosses as its plain text
+        return str.__str__(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int.__int__(value)
+    if isinstance(value, float):
+        value = float.__float__(value)
         return value if value == value and value not in (float("inf"), float("-inf")) else {"$seams:float": repr(value)}
     if type(value) is Decimal:
         return {"$seams:decimal": str(value)}
