@@ -120,12 +120,21 @@ class Executor:
         # where the executor finds the code: the originals' paths when the sandbox mounts them there
         self.code_root = (originals[0][1].parent if originals and self.sandbox.maps_originals()
                           else self.code_dir)
-        self.proc = self.sandbox.popen(Launch(self.code_dir, config, originals), stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, stderr=self._stderr)
         self._buffer = b""
-        ready = self.receive()
-        if ready.get("op") != "ready":
-            raise ExecutorGone(str(ready.get("description") or "the sandbox did not start"))
+        try:
+            self.proc = self.sandbox.popen(Launch(self.code_dir, config, originals), stdin=subprocess.PIPE,
+                                           stdout=subprocess.PIPE, stderr=self._stderr)
+        except OSError as exc:
+            self._stderr.close()
+            shutil.rmtree(self.code_dir, ignore_errors=True)
+            raise ExecutorGone(f"the sandbox {self.sandbox.name} could not start: {exc}") from None
+        try:
+            ready = self.receive()
+            if ready.get("op") != "ready":
+                raise ExecutorGone(str(ready.get("description") or "the sandbox did not start"))
+        except BaseException:
+            self.close()
+            raise
 
     # -- the protocol
 
