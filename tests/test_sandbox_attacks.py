@@ -109,6 +109,16 @@ except Exception:
     pass
 ''' + WRONG_BODY
 
+WRITE_REAL_PROJECT = '''
+from pathlib import Path
+for _path, _text in (("model/model.trig", "\\n# owned\\n"), ("seams.lock", " "), ("handlers/backdoor.py", "x = 1\\n")):
+    try:
+        with open(Path(ROOT) / _path, "a") as _out:
+            _out.write(_text)
+    except OSError:
+        pass
+''' + GOOD_BODY
+
 ALWAYS_EQUAL = '''
 class Anything(str):
     def __eq__(self, other):
@@ -127,6 +137,20 @@ def handle(inputs, bindings):
 def test_a_wrong_draft_cannot_forge_its_verdict(project, draft):
     before = snapshot(project)
     result = propose(project, draft)
+    assert rejected(result), result
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("draft", [FORGE_RESULTS, WRITE_REAL_PROJECT], ids=["forged-results-file", "writes"])
+def test_the_namespaces_fallback_refuses_the_same_attacks(project, draft):
+    """SEAMS_SANDBOX=namespaces: the kernel-only backend (unshare + Landlock) judges."""
+    try:
+        choose("namespaces")
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+    before = snapshot(project)
+    draft = draft.replace("ROOT", repr(str(project))).replace(GOOD_BODY, WRONG_BODY)
+    result = propose(project, draft, env={"SEAMS_SANDBOX": "namespaces"})
     assert rejected(result), result
     assert snapshot(project) == before
 
@@ -162,15 +186,6 @@ def handle(inputs, bindings):
     assert "sk-fake-123" not in text and "hunter2" not in text and "hunter3" not in text
 
 
-WRITE_REAL_PROJECT = '''
-from pathlib import Path
-for _path, _text in (("model/model.trig", "\\n# owned\\n"), ("seams.lock", " "), ("handlers/backdoor.py", "x = 1\\n")):
-    try:
-        with open(Path(ROOT) / _path, "a") as _out:
-            _out.write(_text)
-    except OSError:
-        pass
-''' + GOOD_BODY
 
 
 def test_a_draft_cannot_write_the_real_project_accepted_or_not(project):

@@ -9,9 +9,13 @@ way to run it without (docs/propose.md says what that gives up).
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Mapping
 
 from pytest_seams.sandbox import AUTO, NONE, SANDBOX_ENV, Sandbox, SandboxUnavailable, choose
 from seams.errors import ProjectError
+
+BACKEND_NAMES = ("bubblewrap", "namespaces")
 
 
 def add_sandbox_argument(parser: argparse.ArgumentParser) -> None:
@@ -20,10 +24,15 @@ def add_sandbox_argument(parser: argparse.ArgumentParser) -> None:
                              "write where you can, use the network; see docs/propose.md)")
 
 
-def chosen_sandbox(no_sandbox: bool) -> Sandbox:
-    """The sandbox for this run, or a ProjectError (one line) when none works here."""
+def chosen_sandbox(no_sandbox: bool, env: Mapping[str, str] | None = None) -> Sandbox:
+    """The sandbox for this run, or a ProjectError (one line) when none works here.
+    ``SEAMS_SANDBOX`` may name a backend (``bubblewrap``, ``namespaces``) to use that
+    one; only ``--no-sandbox`` turns the sandbox off."""
+    env = os.environ if env is None else env
+    wanted = env.get(SANDBOX_ENV, "")
+    mode = NONE if no_sandbox else wanted if wanted in BACKEND_NAMES else AUTO
     try:
-        return choose(NONE if no_sandbox else AUTO)
+        return choose(mode)
     except SandboxUnavailable as exc:
         raise ProjectError(str(exc)) from None
 
