@@ -186,13 +186,36 @@ class AcceptanceItem(GateItem):
         from pytest_seams.sandbox.channel import Executor, ExecutorGone
 
         self.check([("seam:handler", self.spec.problem)] if self.spec.problem else [])
-        package = self.spec.module.partition(".")[0]
         try:
-            with Executor([(self.spec.handlers_parent / package, package)]) as executor:
-                self.binding_calls = executor.calls
+            executor = self.executor(Executor)
+            first_call = len(executor.calls)
+            try:
                 self.run_checks(executor)
+            finally:
+                self.binding_calls = executor.calls[first_call:]
         except (ExecutorGone, SandboxUnavailable) as exc:
+            self.drop_executor()
             self.check([("seam:handler", str(exc))])
+
+    def executor(self, start: Any) -> Any:
+        """The task's executor, shared by its items in this session (each item still
+        imports the module afresh in it); a new one when the last has ended. It ends with
+        the task's node, so nothing of the handler outlives the task's items."""
+        holder = self.parent
+        executor = getattr(holder, "_seams_executor", None)
+        if executor is None or not executor.alive():
+            self.drop_executor()
+            package = self.spec.module.partition(".")[0]
+            executor = start([(self.spec.handlers_parent / package, package)])
+            holder._seams_executor = executor
+            holder.addfinalizer(self.drop_executor)
+        return executor
+
+    def drop_executor(self) -> None:
+        executor = getattr(self.parent, "_seams_executor", None)
+        if executor is not None:
+            self.parent._seams_executor = None
+            executor.close()
 
     def run_checks(self, executor: Any) -> None:
         self.handle(executor)

@@ -113,6 +113,7 @@ class Executor:
         self.sandbox = sandbox or current()
         self.calls: list[dict] = []  # every binding request, in order, as the judge answered it
         self.code_dir = code_copy(code, self.sandbox.code_owner())
+        self.timeout = timeout
         self.deadline = time.monotonic() + timeout
         self._stderr = tempfile.TemporaryFile()
         config = {"path": [str(self.code_dir)], "read": [str(p) for p in read], "hash_seed": hash_seed}
@@ -139,6 +140,7 @@ class Executor:
     # -- the protocol
 
     def send(self, message: dict) -> None:
+        self.deadline = time.monotonic() + self.timeout  # each request gets the whole time
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
@@ -208,8 +210,13 @@ class Executor:
                 "library": [str(p) for p in answer.get("library") or () if isinstance(p, str)],
                 "output": decode(answer.get("output"))}
 
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
     def close(self) -> None:
         """End the executor and everything it started (its PID namespace goes with it)."""
+        if self._stderr.closed:
+            return
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream is not None:
