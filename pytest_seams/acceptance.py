@@ -198,23 +198,37 @@ class AcceptanceItem(GateItem):
             self.check([("seam:handler", str(exc))])
 
     def executor(self, start: Any) -> Any:
-        """The task's executor, shared by its items in this session (each item still
-        imports the module afresh in it); a new one when the last has ended. It ends with
-        the task's node, so nothing of the handler outlives the task's items."""
-        holder = self.parent
-        executor = getattr(holder, "_seams_executor", None)
+        """The session's executor for this handlers package, shared by the items (each
+        item still imports the module afresh in it: its modules are dropped first); a new
+        one when the last has ended. It ends with the session, and with it everything the
+        handlers started."""
+        executors = self._executors()
+        package = self.spec.module.partition(".")[0]
+        source = self.spec.handlers_parent / package
+        executor = executors.get(source)
         if executor is None or not executor.alive():
             self.drop_executor()
-            package = self.spec.module.partition(".")[0]
-            executor = start([(self.spec.handlers_parent / package, package)])
-            holder._seams_executor = executor
-            holder.addfinalizer(self.drop_executor)
+            executor = executors[source] = start([(source, package)])
         return executor
 
+    def _executors(self) -> dict:
+        session = self.session
+        executors = getattr(session, "_seams_executors", None)
+        if executors is None:
+            executors = session._seams_executors = {}
+
+            def close_all() -> None:
+                for executor in executors.values():
+                    executor.close()
+                executors.clear()
+
+            session.addfinalizer(close_all)
+        return executors
+
     def drop_executor(self) -> None:
-        executor = getattr(self.parent, "_seams_executor", None)
+        package = self.spec.module.partition(".")[0]
+        executor = self._executors().pop(self.spec.handlers_parent / package, None)
         if executor is not None:
-            self.parent._seams_executor = None
             executor.close()
 
     def run_checks(self, executor: Any) -> None:
