@@ -215,7 +215,8 @@ class AcceptanceItem(GateItem):
         session = self.session
         executors = getattr(session, "_seams_executors", None)
         if executors is None:
-            executors = session._seams_executors = {}
+            executors = {}
+            setattr(session, "_seams_executors", executors)  # noqa: B010 (a pytest Session has no such field)
 
             def close_all() -> None:
                 for executor in executors.values():
