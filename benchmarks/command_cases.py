@@ -66,3 +66,20 @@ def propose_row(project: Path, *, handler: str, copies: int, repeats: int) -> Ro
     proposes, pytests = alternate(repeats, cached, plain_pytest)
     return Row(f"cached seams propose vs pytest -q, {processes(copies)}",
                best_seconds(proposes), best_seconds(pytests), target=1.5)
+
+
+def sandbox_row(project: Path, *, handler: str, copies: int, repeats: int) -> Row:
+    """What the sandbox costs: the cached ``seams propose --force`` (its acceptance items
+    each start a sandboxed executor) against the same command with ``--no-sandbox`` (each
+    item's executor is a plain process). Run after :func:`propose_row` filled the cache."""
+
+    def run(*extra: str) -> Sample:
+        sample = seams("propose", handler, "--force", *extra, project=project)
+        if "cache hit" not in sample.stdout or "tests passed" not in sample.stdout:
+            raise BenchmarkError(f"seams propose {handler} {' '.join(extra)} was not a passing cache hit:\n"
+                                 f"{sample.stdout}")
+        return sample
+
+    sandboxed, unsandboxed = alternate(repeats, run, lambda: run("--no-sandbox"))
+    return Row(f"sandboxed vs --no-sandbox cached seams propose, {processes(copies)}",
+               best_seconds(sandboxed), best_seconds(unsandboxed), target=1.5)

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from command_cases import check_rows, propose_row
+from command_cases import check_rows, propose_row, sandbox_row
 from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
 from scratch_case import scratch_row
@@ -68,6 +68,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
     for copies in sizes.propose:
         say(f"seams propose and pytest -q, {copies} process(es)")
         rows.append(propose_row(project(copies), handler="record_leave_0", copies=copies,
+                                repeats=sizes.repeats))
+        rows.append(sandbox_row(project(copies), handler="record_leave_0", copies=copies,
                                 repeats=sizes.repeats))
     say("seams_edit and the rdflib round trip")
     trig = (project(sizes.large) / "model" / "model.trig").read_text(encoding="utf-8")

@@ -8,10 +8,12 @@ handler against it: ``import``, one ``example[<label>]`` per example, and
 ``contract``.
 
 The judging is done by the standard-library-only functions and classes in
-:mod:`pytest_seams.c2_checks`. The items call them in-process, and
-:func:`acceptance_source` copies their source text into a self-contained pytest
-module, so "the acceptance tests" an LLM reads in the propose prompt are exactly the
-code that judges its draft.
+:mod:`pytest_seams.handler_checks`, in this (the judge's) process; the handler
+itself runs in an executor process in a sandbox (:mod:`pytest_seams.sandbox`),
+imported and called over a pipe, so what it returns is plain data by the time
+it is compared. :func:`acceptance_source` copies the same functions' source
+text into a self-contained pytest module, so "the acceptance tests" an LLM reads in the
+propose prompt are the checks that judge its draft.
 """
 
 from __future__ import annotations
@@ -20,16 +22,13 @@ import dataclasses
 import inspect
 import keyword
 import re
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_seams.handler_checks import RUNTIME, contract_problems, example_problems, import_handler
+from pytest_seams.handler_checks import RUNTIME, contract_problems, example_problems
 from pytest_seams.items import GateItem
 
 if TYPE_CHECKING:
@@ -143,25 +142,14 @@ def _examples(task: Task) -> tuple[ExampleSpec, ...]:
 # ---------------------------------------------------------------- the items
 
 
-@contextmanager
-def handler_context(spec: TaskSpec) -> Iterator[None]:
-    """The handlers package's parent on sys.path and no bytecode written, only while
-    the handler is imported and called."""
-    parent, dont_write = str(spec.handlers_parent), sys.dont_write_bytecode
-    sys.path.insert(0, parent)
-    sys.dont_write_bytecode = True
-    try:
-        yield
-    finally:
-        sys.dont_write_bytecode = dont_write
-        if parent in sys.path:
-            sys.path.remove(parent)
-
-
 class AcceptanceItem(GateItem):
+    """Runs the handler in an executor process (a sandbox, :mod:`pytest_seams.sandbox`)
+    and judges what comes back as plain data; nothing of the handler runs in this process."""
+
     def __init__(self, *, spec: TaskSpec, **kwargs):
         super().__init__(subject=spec.subject, **kwargs)
         self.spec = spec
+        self.binding_calls: list[dict] = []  # every binding request the handler made, as answered
 
     def check(self, problems: list[tuple[str, str]]) -> None:
         from seams.findings import Finding
@@ -169,18 +157,64 @@ class AcceptanceItem(GateItem):
         if problems:
             self.fail_with([Finding(self.gate, self.subject, p, m) for p, m in problems])
 
-    def handle(self):
-        self.check([("seam:handler", self.spec.problem)] if self.spec.problem else [])
-        handle, problems = import_handler(self.spec.module, self.spec.module_file)
+    def handle(self, executor: Any):
+        handle, problems = executor.import_handler(self.spec.module, self.spec.module_file)
         self.check(problems)
         return handle
 
     def runtest(self) -> None:
-        with handler_context(self.spec):
-            self.run_checks()
+        from pytest_seams.sandbox import SandboxUnavailable
+        from pytest_seams.sandbox.channel import Executor, ExecutorGone
 
-    def run_checks(self) -> None:
-        self.handle()
+        self.check([("seam:handler", self.spec.problem)] if self.spec.problem else [])
+        try:
+            executor = self.executor(Executor)
+            first_call = len(executor.calls)
+            try:
+                self.run_checks(executor)
+            finally:
+                self.binding_calls = executor.calls[first_call:]
+        except (ExecutorGone, SandboxUnavailable) as exc:
+            self.drop_executor()
+            self.check([("seam:handler", str(exc))])
+
+    def executor(self, start: Any) -> Any:
+        """The session's executor for this handlers package, shared by the items (each
+        item still imports the module afresh in it: its modules are dropped first); a new
+        one when the last has ended. It ends with the session, and with it everything the
+        handlers started."""
+        executors = self._executors()
+        package = self.spec.module.partition(".")[0]
+        source = self.spec.handlers_parent / package
+        executor = executors.get(source)
+        if executor is None or not executor.alive():
+            self.drop_executor()
+            executor = executors[source] = start([(source, package)])
+        return executor
+
+    def _executors(self) -> dict:
+        session = self.session
+        executors = getattr(session, "_seams_executors", None)
+        if executors is None:
+            executors = {}
+            setattr(session, "_seams_executors", executors)  # noqa: B010 (a pytest Session has no such field)
+
+            def close_all() -> None:
+                for executor in executors.values():
+                    executor.close()
+                executors.clear()
+
+            session.addfinalizer(close_all)
+        return executors
+
+    def drop_executor(self) -> None:
+        package = self.spec.module.partition(".")[0]
+        executor = self._executors().pop(self.spec.handlers_parent / package, None)
+        if executor is not None:
+            executor.close()
+
+    def run_checks(self, executor: Any) -> None:
+        self.handle(executor)
 
     def reportinfo(self):
         parent = self.parent.name if self.parent is not None else ""
@@ -202,17 +236,17 @@ class ExampleItem(AcceptanceItem):
         super().__init__(**kwargs)
         self.example = example
 
-    def run_checks(self) -> None:
-        handle = self.handle()
+    def run_checks(self, executor: Any) -> None:
         self.check([("seam:example", self.example.problem)] if self.example.problem else [])
+        handle = self.handle(executor)
         self.check(example_problems(handle, self.spec.reads, self.spec.bindings, self.example.data))
 
 
 class ContractItem(AcceptanceItem):
     gate = "contract"
 
-    def run_checks(self) -> None:
-        handle = self.handle()
+    def run_checks(self, executor: Any) -> None:
+        handle = self.handle(executor)
         self.check(contract_problems(handle, self.spec.reads, self.spec.bindings, self.spec.outputs,
                                      self.spec.runnable_examples()))
 

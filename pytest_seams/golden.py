@@ -18,7 +18,6 @@ module collects them itself, and it stays inert when the plugin is active.
 from __future__ import annotations
 
 import difflib
-import tempfile
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from pytest_seams.items import GateItem
 from seams.findings import Finding
 from seams.generators.formats import parse_problem
 from seams.generators.golden_text import read_golden
-from seams.generators.package_run import Rendered, loaded_package, render_in_child, render_package
+from seams.generators.package_run import Rendered, is_scaffold_package, render_in_judge, rendered_from_run
 
 
 def _package_root(path: Path) -> Path | None:
@@ -114,15 +113,47 @@ class GoldenFile(pytest.File):
         trig, problem = model_for(root)
         if trig is None:
             return _Run(problem=problem)
-        with tempfile.TemporaryDirectory(prefix="seams-golden-") as out:
-            try:
-                with loaded_package(root, package_dir) as module:
-                    rendered = render_package(module, trig, Path(out))
-                child = render_in_child(root, package_dir, trig, Path(out))
-            except Exception as exc:  # the package's code may raise anything; report it as data
-                return _Run(problem=f"the package failed: {type(exc).__name__}: {exc}",
-                            details="".join(traceback.format_exception(exc, limit=-8)))
-        return _Run(rendered=rendered, child_output=child, trig=trig)
+        try:
+            first, second = (_sandboxed_run(package_dir, trig, path.name, seed) for seed in (0, 1))
+        except _PackageFailed as exc:
+            return _Run(problem=f"the package failed: {exc}", details=exc.details)
+        return _Run(rendered=first, child_output=second.output, trig=trig)
+
+
+class _PackageFailed(Exception):
+    def __init__(self, message: str, details: str = ""):
+        super().__init__(message)
+        self.details = details
+
+
+def _sandboxed_run(package_dir: Path, trig: Path, template: str, hash_seed: int) -> Rendered:
+    """The package's extract (and sources) in an executor process in the sandbox, never in
+    this process. A scaffolded package's template is rendered here, with Jinja's
+    SandboxedEnvironment; any other package renders itself in the executor and only its
+    text comes back. The second run uses another hash seed (the determinism item)."""
+    from pytest_seams.sandbox import SandboxUnavailable
+    from pytest_seams.sandbox.channel import Executor, ExecutorGone, RemoteError
+
+    scaffold = is_scaffold_package(package_dir)
+    try:
+        with Executor([(package_dir, package_dir.name)], read=[trig.parent], hash_seed=hash_seed) as executor:
+            run = executor.extract(package_dir.name, trig, render=not scaffold)
+            code_dir = executor.code_root
+    except RemoteError as exc:
+        raise _PackageFailed(str(exc)) from None
+    except (ExecutorGone, SandboxUnavailable) as exc:
+        raise _PackageFailed(str(exc)) from None
+    if scaffold:
+        try:
+            output = render_in_judge(package_dir / "templates", template, run["view"])
+        except Exception as exc:  # a drafted template may fail to render in any way; report it as data
+            raise _PackageFailed(f"{type(exc).__name__}: {exc}",
+                                 "".join(traceback.format_exception(exc, limit=-4))) from None
+    elif isinstance(run["output"], str):
+        output = run["output"]
+    else:
+        raise _PackageFailed(f"render returned {type(run['output']).__name__}, not str")
+    return rendered_from_run(run, output, trig, package_dir, code_dir)
 
 
 class _GoldenGate(GateItem):

@@ -91,7 +91,10 @@ class Bindings:
 
 
 def describe(exc):
-    """``Type: message (file.py:line)``, the line in the innermost frame outside this file."""
+    """``Type: message (file.py:line)``, the line in the innermost frame outside this file
+    (an error raised in a sandboxed handler comes already described)."""
+    if isinstance(getattr(exc, "seams_description", None), str):
+        return exc.seams_description
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
     where = f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
     return f"{type(exc).__name__}: {exc}{where}"

@@ -5,8 +5,9 @@ a new process (nothing it imports stays in the caller's ``sys.modules``, path,
 environment or cwd), its own process group killed whole at the time limit,
 an environment without secret-looking variables, HOME and TMPDIR inside the
 directory, and no bytecode or pytest cache written. Verdicts come from the
-item reports the worker writes, never from an exit status. This keeps honest
-mistakes and casual cheating out; it is not a sandbox.
+item reports the worker writes, never from an exit status. The worker is the
+judge: drafted code runs in its own sandboxed processes (pytest_seams.sandbox),
+never in the worker, so the results file and the reports are out of its reach.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -88,19 +91,41 @@ def run_session(directory: Path, *, select: str | None = None, timeout: float,
         results, out, err = (Path(control) / n for n in ("results.jsonl", "stdout", "stderr"))
         spec = {"directory": str(directory), "results": str(results), "args": [*paths, *args],
                 "only": only}
-        with out.open("wb") as stdout, err.open("wb") as stderr:
+        with out.open("wb") as stdout, err.open("wb") as stderr, _signals_end_the_session():
             worker = subprocess.Popen(
                 [sys.executable, "-m", "pytest_seams.worker", json.dumps(spec)],
                 cwd=directory, env=session_env(directory, env, home=home, tmp=tmp),
                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, start_new_session=True)
-            finished = wait_unreaped(worker, timeout)
-            kill_group(worker)  # everything the session started, finished or not
-            worker.wait()
+            try:
+                finished = wait_unreaped(worker, timeout)
+            finally:  # a time-out, a signal, any exception: everything the session started ends
+                kill_group(worker)
+                worker.wait()
         result = _result(_events(results), timed_out=not finished, timeout=timeout,
                          returncode=worker.returncode)
         result.stdout, result.stderr = _capped(out), _capped(err)
     result.seconds = time.monotonic() - started
     return result
+
+
+@contextmanager
+def _signals_end_the_session() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise SystemExit while a session runs (in the main thread), so
+    the ``finally`` that kills the worker's group and removes the session's directories
+    runs when the caller is told to stop; Python's default would end it on the spot."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def session_env(directory: Path, base: Mapping[str, str] | None, *, home: Path, tmp: Path) -> dict[str, str]:

@@ -32,13 +32,16 @@ BY_HAND = "hand"
 
 
 def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
-                 sha256: str, llm_model: str | None = None) -> dict[str, str]:
+                 sha256: str, llm_model: str | None = None, sandbox: str | None = None) -> dict[str, str]:
     """One lock record (docs/propose.md); ``model`` only when an LLM model was named, so locks
-    written before the amendment keep their bytes."""
+    written before the amendment keep their bytes; ``sandbox`` names the sandbox that
+    judged the draft (``none`` for ``--no-sandbox``; absent in older locks)."""
     record = {"task": task, "module": module, "context_hash": context_hash, "template": template,
               "provider": provider, "sha256": sha256}
     if llm_model:
         record["model"] = llm_model
+    if sandbox:
+        record["sandbox"] = sandbox
     return record
 
 

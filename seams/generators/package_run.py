@@ -158,3 +158,49 @@ def _is_library_file(path: Path, library: tuple[Path, ...], model_dir: Path) -> 
     if path.suffix in _MODULE_SUFFIXES or any(part.endswith((".dist-info", ".egg-info")) for part in path.parts):
         return True
     return not path.is_relative_to(model_dir) and any(path.is_relative_to(d) for d in library)
+
+
+# ---------------------------------------------------------------- judging a package without running it here
+
+
+def is_scaffold_package(package_dir: Path) -> bool:
+    """True when the package module ends with the scaffold's render-and-register part
+    (every package ``seams new-generator`` or ``seams draft-generator`` writes): its
+    render is then known, and the judge can render the template itself."""
+    from seams.generators.package import _TAIL
+
+    try:
+        text = (Path(package_dir) / "__init__.py").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return text.endswith(_TAIL)
+
+
+def render_in_judge(templates: Path, template: str, view: object) -> str:
+    """The scaffold's render, done by the judge with Jinja's SandboxedEnvironment: the
+    same delimiters and settings as ``environment()`` of a scaffolded package, so the
+    template (drafted text) can reach no attribute or call Jinja's sandbox refuses."""
+    import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
+
+    environment = SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(templates),
+        variable_start_string="[[", variable_end_string="]]",
+        block_start_string="[%", block_end_string="%]",
+        comment_start_string="[#", comment_end_string="#]",
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        autoescape=jinja2.select_autoescape(("html", "xml", "bpmn", "dmn"), default_for_string=False),
+    )
+    return environment.get_template(template).render(view if isinstance(view, dict) else {})
+
+
+def rendered_from_run(run: dict, output: str, trig: Path, package_dir: Path, code_dir: Path) -> Rendered:
+    """A sandboxed run (:meth:`pytest_seams.sandbox.channel.Executor.extract`) as the
+    golden items judge it: the files extract read, Python's and the package's own left out."""
+    model_dir = Path(trig).resolve().parent
+    library = tuple({*(Path(p) for p in run["library"]), *_library_dirs(Path(package_dir), model_dir),
+                     Path(code_dir).resolve()})
+    library = tuple(d for d in library if not model_dir.is_relative_to(d))
+    seen = dict.fromkeys(Path(p) for p in run["reads"])
+    return Rendered(output, tuple(p for p in seen if not _is_library_file(p, library, model_dir)),
+                    tuple(Path(p) for p in run["sources"]))

@@ -21,14 +21,17 @@ from seams.model.loading import load_model
 from seams.model.resolve import resolve_task
 from seams.project.layout import load_project
 from seams.project.lock import read_lock
+from seams.project.project_lock import project_lock
 from seams_cli.llm.provider import say
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
+from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("task", metavar="TASK",
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
+    add_sandbox_argument(parser)
     add_project_arguments(parser)
 
 
@@ -42,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         raise ProjectError(f"{module}: no such handler module; run seams propose {task.handler}, "
                            f"or copy generated/stubs/{task.handler}.py there and write its body")
     read_lock(project)  # a malformed lock fails before the session, not after
+    sandbox = chosen_sandbox(args.no_sandbox)
     data = target.read_bytes()
     try:
         source = data.decode("utf-8")
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"task {task.iri}")
     say(f"context {context.hash}")
     say(f"module {module} {digest}")
-    failures = acceptance_failures(project, model, task, target, source)
+    failures = acceptance_failures(project, model, task, target, source, sandbox_env(sandbox))
     if failures:
         for line in failures:
             say(line)
@@ -60,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     say("tests passed")
     if target.read_bytes() != data:  # edited again while its tests ran: that version was not judged
         raise ProjectError(f"{module} changed while its tests ran; run seams accept {task.handler} again")
-    record_draft(project, hand_record(task=str(task.iri), module=module, context_hash=context.hash,
-                                      sha256=digest))
+    with project_lock(project.root, timeout=project.config.lock_timeout, command="seams accept"):
+        record_draft(project, hand_record(task=str(task.iri), module=module, context_hash=context.hash,
+                                          sha256=digest))
     say(f"recorded {module}")
     return 0

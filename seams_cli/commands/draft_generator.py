@@ -17,6 +17,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
+from seams.checks.clean_text import clean_text_problem
 from seams.errors import DraftGeneratorError, SeamsError
 from seams.generators.new_generator import default_out, scaffold, write
 from seams.generators.package import package_name
@@ -49,6 +50,7 @@ from seams_cli.workflows.generator_draft import (
     subjects_text,
     vocabulary_text,
 )
+from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 
 EXIT_CODES = {SeamsError: 1}
 """docs/draft-generator.md: every error of this command exits 1, a project error too."""
@@ -61,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new_generator.add_arguments(parser)
     add_provider_arguments(parser)
     add_refresh_argument(parser)
+    add_sandbox_argument(parser)
     add_project_arguments(parser)
 
 
@@ -88,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     model = load_model(project)
     provider = chosen_provider(args.provider, project.config)
     llm_model = chosen_llm_model(args.llm_model, project.config)
+    sandbox = chosen_sandbox(args.no_sandbox)  # no sandbox, no paid call
     package = package_name(args.name)
     reference = default_files[f"{package}/templates/{reference_path.name}"].decode("utf-8")  # verbatim
     package_module = default_files[f"{package}/__init__.py"].decode("utf-8")
@@ -108,9 +112,13 @@ def run(args: argparse.Namespace) -> int:
     answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask,  # kept once the golden test passed
                                 refresh=args.refresh)
 
+    for key in ("extract", "template"):
+        unclean = clean_text_problem(getattr(answer, key))
+        if unclean:
+            raise DraftGeneratorError(f"answer {key} {unclean}")
     files = assemble(args.name, reference_path, answer)
     verdict = golden_verdict(model, f"seams-{args.name}", files, reference_path.name,
-                             timeout=project.config.propose.timeout)
+                             timeout=project.config.propose.timeout, extra_env=sandbox_env(sandbox))
     if verdict.refusal is not None:  # extract, no-logic or restated-label: the item's own line
         raise DraftGeneratorError(verdict.refusal)
     failures = verdict.failures

@@ -48,6 +48,7 @@ from seams_cli.llm.provider import (
 )
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
+from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 
@@ -64,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replace an existing handler module that is unchanged since its lock record")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace an existing handler module even when it was edited by hand")
+    add_sandbox_argument(parser)
     add_project_arguments(parser)
 
 
@@ -101,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if malformed:
         raise SeamsError(f"{malformed[0].line()} (the shapes graph must be well-formed first; "
                          "seams check lists every problem)")
+    sandbox = chosen_sandbox(args.no_sandbox)  # no sandbox, no paid call
     context = context_for(model, task.iri)
     prompt = build_prompt(context.manifest, stub=stub_source(model, task),
                           tests=acceptance_source(project, model, task))
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     digest = hashlib.sha256(data).hexdigest()
     say(f"draft {digest}")
 
-    failures = acceptance_failures(project, model, task, target, draft)
+    failures = acceptance_failures(project, model, task, target, draft, sandbox_env(sandbox))
     if failures:
         for line in failures:
             say(line)
@@ -137,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                              "run seams propose again")
         _write_accepted(project, target, data, draft_record(
             task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
-            provider=provider, sha256=digest, llm_model=llm_model))
+            provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record()))
     say(f"wrote {module}")
     return 0
 

@@ -170,7 +170,7 @@ class GoldenVerdict:
 
 
 def golden_verdict(model: Model, package_dir_name: str, files: dict[str, bytes], reference_name: str,
-                   *, timeout: float) -> GoldenVerdict:
+                   *, timeout: float, extra_env: dict[str, str] | None = None) -> GoldenVerdict:
     """Run the package's golden session in a scratch directory; scratch paths in the lines
     are replaced by the package's name (and the scratch project by ``.``)."""
     from pytest_seams.runner import run_session
@@ -178,7 +178,7 @@ def golden_verdict(model: Model, package_dir_name: str, files: dict[str, bytes],
     rules = rule_items(reference_name)
     expected = [*rules, *expected_items(reference_name)]
     with scratch_package(model, package_dir_name, files) as (package_dir, env, scratch_root):
-        result = run_session(package_dir, select="tests", timeout=timeout, env=env)
+        result = run_session(package_dir, select="tests", timeout=timeout, env={**env, **(extra_env or {})})
         refusal = first_refusal(result, rules)
         if refusal is not None:
             return GoldenVerdict(refusal, [])

@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_seams.expected import expected_items
 from pytest_seams.runner import run_session
+from seams.checks.clean_text import clean_text_problem
 from seams.errors import ProjectError
 from seams.fs import atomic_write
 from seams.generators.pysource import is_identifier
@@ -41,9 +43,14 @@ def target_module(project: Project, model: Model, task: Task) -> Path:
     return target
 
 
-def acceptance_failures(project: Project, model: Model, task: Task, target: Path, draft: str) -> list[str]:
-    """``failed ...`` lines: the draft does not parse, or acceptance items failed."""
+def acceptance_failures(project: Project, model: Model, task: Task, target: Path, draft: str,
+                        extra_env: Mapping[str, str] | None = None) -> list[str]:
+    """``failed ...`` lines: the module is not clean text, does not parse, or acceptance items
+    failed. ``extra_env`` chooses the sandbox the handler runs in (seams_cli.workflows.sandboxing)."""
     module = project.relative(target)
+    unclean = clean_text_problem(draft)
+    if unclean:
+        return [f"failed {module}: {unclean}"]
     try:
         ast.parse(draft, filename=module)
     except SyntaxError as exc:
@@ -54,5 +61,5 @@ def acceptance_failures(project: Project, model: Model, task: Task, target: Path
     with scratch_project(project, model) as scratch:
         atomic_write(scratch.path_of(project, target), draft.encode("utf-8"))
         result = run_session(scratch.root, select=str(task.iri), timeout=project.config.propose.timeout,
-                             env=scratch.env())
+                             env={**scratch.env(), **(extra_env or {})})
         return propose_lines(result, expected, scratch_root=scratch.root, module=module)

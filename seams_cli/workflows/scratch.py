@@ -9,10 +9,9 @@ large unrelated tree costs nothing and nothing private is copied along.
 
 The session that runs in the copy gets a scrubbed environment (an
 allow-list again: only what finding Python and decoding text need), and the
-session runner puts HOME and TMPDIR inside the copy. That keeps honest
-mistakes and casual secret-reading (``os.environ``) away from the real
-machine; it is not a sandbox: the code still runs as the user, and can read
-any file the user can and open network connections.
+session runner puts HOME and TMPDIR inside the copy. The drafted code itself
+runs in sandboxed executor processes (``pytest_seams.sandbox``) that see a
+read-only copy of what they import and never the project.
 """
 
 from __future__ import annotations
