@@ -23,6 +23,7 @@ backend's name. See docs/plugin.md, "Drafted code in a sandbox".
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -98,10 +99,21 @@ def executor_source() -> str:
     return Path(__file__).with_name("executor.py").read_text(encoding="utf-8")
 
 
+# the libraries drafted code may import (a generator's extract reads the model with rdflib and
+# renders with jinja2): where they are installed is part of "the Python installation"
+_LIBRARIES = ("jinja2", "markupsafe", "rdflib", "pyparsing", "isodate", "lxml")
+
+
 def python_dirs() -> list[Path]:
-    """The directories this interpreter and its libraries live in (read-only in a sandbox)."""
+    """The directories this interpreter and its libraries live in (read-only in a sandbox):
+    its prefixes, and the sys.path entries that hold the libraries drafted code may import,
+    which a ``.pth`` file can put outside the prefixes."""
     dirs = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
     dirs.add(Path(sys.executable).resolve().parent)
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            dirs.add(Path(spec.origin).resolve().parent.parent)  # the sys.path entry holding the package
     return sorted(d for d in dirs if d != Path("/"))
 
 
