@@ -100,6 +100,13 @@ def describe(exc):
     return f"{type(exc).__name__}: {exc}{where}"
 
 
+def _missing(module, where):
+    """The handler module is missing: say so, and how to get one."""
+    handler = module.rpartition(".")[2]
+    return (f"handler module {module} not found ({where}); run seams propose {handler}, "
+            f"or write it from its stub (stubs/{handler}.py in the generated directory)")
+
+
 def import_handler(module, where):
     """Import the handler module fresh (never a stale copy) -> (handle, problems)."""
     package = module.partition(".")[0]
@@ -110,7 +117,7 @@ def import_handler(module, where):
         loaded = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name in (module, package):
-            return None, [("seam:handler", f"handler module {module} not found ({where})")]
+            return None, [("seam:handler", _missing(module, where))]
         return None, [("seam:handler", f"importing {module} failed: {describe(exc)}")]
     except (Exception, SystemExit) as exc:
         return None, [("seam:handler", f"importing {module} failed: {describe(exc)}")]
@@ -187,5 +194,5 @@ def load_handle(module, where):
 
 
 RUNTIME = (same, is_number, as_decimal, as_date, show, datatype_problem, constraint_problems, ordered,
-           Inputs, Bindings, describe, import_handler, call_handle, example_problems,
+           Inputs, Bindings, describe, _missing, import_handler, call_handle, example_problems,
            contract_problems, report, load_handle)

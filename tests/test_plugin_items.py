@@ -89,7 +89,8 @@ def test_handler_passes_and_missing_module_fails_naming_it(pytester, project):
     assert findings(reports["seams.toml::check_balance::contract"]) == []
     text = reports["seams.toml::record_leave::import"].longreprtext
     assert text == ("import ex:RecordLeave seam:handler: handler module handlers.record_leave "
-                    "not found (handlers/record_leave.py)")
+                    "not found (handlers/record_leave.py); run seams propose record_leave, or write it from "
+                    "its stub (stubs/record_leave.py in the generated directory)")
 
 
 def test_example_and_contract_name_what_the_body_did_wrong(pytester, project):

@@ -50,7 +50,8 @@ def test_session_under_xdist_reports_every_item_with_its_findings(root):
     assert (item.gate, item.outcome) == ("contract", "failed")
     assert [f.line() for f in item.findings] == [
         "contract ex:RecordLeave seam:handler: handler module handlers.record_leave not found "
-        "(handlers/record_leave.py)"]
+        "(handlers/record_leave.py); run seams propose record_leave, or write it from its stub "
+        "(stubs/record_leave.py in the generated directory)"]
     assert sorted(i.name for i in result.failures()) == sorted(EXPECTED["record_leave"])
     assert result.passed_all(EXPECTED["check_balance"]) and not result.passed_all(EXPECTED[None])
 

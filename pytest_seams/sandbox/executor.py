@@ -232,6 +232,13 @@ class Bindings:
         return call
 
 
+def _missing(module, where):
+    """The handler module is missing: say so, and how to get one."""
+    handler = module.rpartition(".")[2]
+    return (f"handler module {module} not found ({where}); run seams propose {handler}, "
+            f"or write it from its stub (stubs/{handler}.py in the generated directory)")
+
+
 def import_handler(request):
     module, where = request["module"], request["where"]
     package = module.partition(".")[0]
@@ -242,7 +249,7 @@ def import_handler(request):
         loaded = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name in (module, package):
-            return None, [["seam:handler", f"handler module {module} not found ({where})"]]
+            return None, [["seam:handler", _missing(module, where)]]
         return None, [["seam:handler", f"importing {module} failed: {describe(exc)}"]]
     except (Exception, SystemExit) as exc:
         return None, [["seam:handler", f"importing {module} failed: {describe(exc)}"]]
