@@ -160,7 +160,8 @@ def _function(model: Model, name: str, table: Table, decision: Decision, subject
     scope = _parameters(model, table, decision, subject)
     params = list(dict.fromkeys(scope.values()))
     column_params = [scope[text] for text in table.inputs]
-    conditions = [_condition(rule, column_params, scope, helpers) for rule in table.rules]
+    rendered: dict[tuple[str, str], str] = {}  # (entry text, parameter) -> its test: a table repeats its texts
+    conditions = [_condition(rule, column_params, scope, helpers, rendered) for rule in table.rules]
     outputs = [_output(rule, table) for rule in table.rules]
     _refuse_shadowing(params, table.rules, scope, subject)
 
@@ -210,13 +211,17 @@ _POLICY_TEXT = {
 }
 
 
-def _condition(rule: Rule, params: list[str], scope: dict[str, str], helpers: set[str]) -> str:
+def _condition(rule: Rule, params: list[str], scope: dict[str, str], helpers: set[str],
+               rendered: dict[tuple[str, str], str]) -> str:
     tests = []
     for param, entry in zip(params, rule.tests):
         if not entry.is_any:
             if entry.names:
                 helpers.add("_feel_test")
-            tests.append(_operand(entry.to_python(param, scope)))
+            key = (entry.text, param)
+            if key not in rendered:  # the scope is the table's: the same text renders alike
+                rendered[key] = _operand(entry.to_python(param, scope))
+            tests.append(rendered[key])
     if len(tests) > 1:  # one test per line reads like the table's row
         return "(\n        " + "\n        and ".join(tests) + "\n    )"
     return tests[0] if tests else "True"
@@ -254,8 +259,12 @@ def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], scope: dict[st
     would change what they mean inside the function, so it is refused."""
     needed = set(_MODULE_NAMES)
     placeholders = {text: _PLACEHOLDER for text in scope}
+    seen: set[str] = set()
     for rule in rules:
         for entry in rule.tests:
+            if entry.text in seen:  # each distinct entry text once: a large table repeats them
+                continue
+            seen.add(entry.text)
             test = entry.to_python(_PLACEHOLDER, placeholders)
             needed |= {node.id for node in ast.walk(ast.parse(test, mode="eval"))
                        if isinstance(node, ast.Name) and node.id != _PLACEHOLDER}
