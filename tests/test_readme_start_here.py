@@ -28,7 +28,8 @@ def test_the_start_here_commands_run_as_documented(tmp_path):
     results = []
     for command in commands:
         expected = 1 if "# exits 1" in command else 0
-        line = command.split("   #", 1)[0].replace(".venv/bin/seams", seams).replace("/tmp/", f"{tmp_path}/")
+        # /tmp first: the interpreter's own path may lie under /tmp (a CI clone) and must stay as it is
+        line = command.split("   #", 1)[0].replace("/tmp/", f"{tmp_path}/").replace(".venv/bin/seams", seams)
         done = subprocess.run(["bash", "-c", line], cwd=REPO, env=env, capture_output=True, text=True,
                               timeout=120, check=False)
         assert done.returncode == expected, (command, done.stdout, done.stderr)
