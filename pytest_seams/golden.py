@@ -195,7 +195,7 @@ class GoldenItem(_GoldenGate):
     def _update(self, output: str, trig: Path) -> Finding:
         """Rewrite the golden file from the rendering (markers carried over), and fail so
         the change is reviewed before the next run passes."""
-        from seams.project.lock import atomic_write
+        from seams.fs import atomic_write
 
         path = Path(self.path)
         text = updated_golden(path.read_text(encoding="utf-8"), output, model_subject_finder(trig))

@@ -184,10 +184,3 @@ def golden_verdict(model: Model, package_dir_name: str, files: dict[str, bytes],
             return GoldenVerdict(refusal, [])
         return GoldenVerdict(None, golden_lines(result, expected, timeout=timeout, replacements={
             str(package_dir): package_dir_name, f"{scratch_root}/": "", str(scratch_root): "."}))
-
-
-def golden_failures(model: Model, package_dir_name: str, files: dict[str, bytes], reference_name: str,
-                    *, timeout: float) -> list[str]:
-    """``<test>: <why>`` for each expected item that did not pass; [] when all passed."""
-    verdict = golden_verdict(model, package_dir_name, files, reference_name, timeout=timeout)
-    return [verdict.refusal] if verdict.refusal else verdict.failures
