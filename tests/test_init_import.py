@@ -123,7 +123,8 @@ def test_an_existing_gitignore_gets_the_cache_line(tmp_path, capsys):
 def _allowed(model, finding) -> bool:
     """A finding the user resolves by filling the model in, never one about the imported files."""
     if finding.kind == "shape":
-        return finding.predicate in ("seam:datatype", "seam:decidedBy", "dec:fromPath", "seam:example")
+        return finding.predicate in ("seam:datatype", "seam:decidedBy", "dec:fromPath", "seam:example",
+                                     "seam:reads")
     if finding.kind == "decision" and ("not set on every path" in finding.message
                                        or "which no task of" in finding.message):
         return True
@@ -175,9 +176,11 @@ def test_fixture_shapes_the_checks_must_fully_accept(tmp_path, capsys):
         root = tmp_path / case
         assert _init(capsys, *(a for p in _payloads(case) for a in ("--from", str(p))), str(root))[0] == 0
         model, findings = _findings(root)
-        # what cannot be inferred is listed: the examples of each service task, and nothing else
-        services = sorted(model.qname(t.iri) for t in model.view.service_tasks())
-        assert [(f.subject, f.predicate) for f in findings] == [(s, "seam:example") for s in services], case
+        # what cannot be inferred is listed: the examples of each service task, its reads and
+        # writes where no IO mapping told them, and nothing else
+        expected = sorted((model.qname(t.iri), p) for t in model.view.service_tasks()
+                          for p in ("seam:example", *(() if t.reads or t.writes else ("seam:reads",))))
+        assert sorted((f.subject, f.predicate) for f in findings) == expected, case
 
 
 def _graph(root: Path) -> Graph:
@@ -523,3 +526,17 @@ def test_a_camunda7_form_ref_reads_the_form_file_beside_the_bpmn(tmp_path, capsy
     [field] = view.forms[task.form].fields
     assert (view.variable_name(field.path), field.name, field.datatype, field.min_count) == (
         "vacationApproved", "OK?", XSD.boolean, 1)
+
+
+def test_check_lists_a_service_task_that_states_neither_reads_nor_writes(tmp_path, capsys):
+    """The reads and writes no BPMN tells are a to-do line of their own, naming task and predicate."""
+    root = tmp_path / "leave"
+    example = Path(__file__).resolve().parents[1] / "examples" / "leave" / "model"
+    assert _init(capsys, "--from", str(example / "leave.bpmn"), "--from", str(example / "leave.dmn"),
+                 str(root))[0] == 0
+    model, findings = _findings(root)
+    lines = [f.line() for f in findings if f.predicate == "seam:reads"]
+    assert lines == [
+        f"shape ex:{task} seam:reads: a service task needs seam:reads and/or seam:writes: the process "
+        "variables its handler reads and the ones it sets (neither is stated)"
+        for task in ("Task_CheckBalance", "Task_RecordLeave")]

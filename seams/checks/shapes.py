@@ -180,10 +180,25 @@ def _python_findings(model: Model) -> Iterable[Finding]:
     yield from _keyword_findings(model)
     yield from _handler_clashes(model)
     for task in view.service_tasks():
+        yield from _contract_findings(model, task)
         for example in task.examples:
             yield from _example_findings(model, task, example)
     yield from _variable_name_clashes(model)
     yield from _binding_name_clashes(model)
+
+
+def _contract_findings(model: Model, task: Task) -> Iterable[Finding]:
+    """A service task must say what its handler works on.
+
+    A handler with neither reads nor writes has no inputs and no outputs, so
+    nothing can judge it: the usual cause is a task brought in by
+    ``seams init --from``, whose reads and writes a BPMN file cannot tell
+    (docs/init.md). One finding per task, worded as the to-do it is.
+    """
+    if not task.reads and not task.writes:
+        yield Finding(KIND, model.qname(task.iri), term_name(model, V.reads),
+                      "a service task needs seam:reads and/or seam:writes: the process variables its "
+                      "handler reads and the ones it sets (neither is stated)")
 
 
 def _keyword_findings(model: Model) -> Iterable[Finding]:
