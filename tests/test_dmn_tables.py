@@ -112,7 +112,16 @@ VARIANTS = {
     "unknown hit policy": ("BEST", ["Age"], [("Score", None)], [(["> 1"], ["1"])], "", False),
     "unknown name": ("FIRST", ["Age"], [("Score", None)], [(["< ceiling"], ["1"])], "", False),
     "arithmetic entry": ("FIRST", ["Age"], [("Score", None)], [(["< 1 + 2"], ["1"])], "", False),
-    "expression output": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["Age * 2"])], "", False),
+    "expression output": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["Age * 2"])], "", True),
+    "concatenated output": ("FIRST", ["Age", "Risk Category"], [("Status", None)],
+                            [(["> 1", "-"], ['Risk Category + " risk"'])], "", True),
+    "output naming an input": ("COLLECT", ["Age"], [("Score", None)], [(["> 1"], ["Age"])], "", True),
+    "output naming no input": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["Salary * 2"])], "", False),
+    "expression ranked by priority": ("PRIORITY", ["Age"], [("Score", "1, 2")], [(["> 1"], ["Age * 2"])], "",
+                                      False),
+    "sum over expressions": ("COLLECT", ["Age"], [("Score", None)], [(["> 1"], ["Age * 2"])],
+                             ' aggregation="SUM"', False),
+    "output context": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["{a: 1}"])], "", False),
     "two outputs, one unnamed": ("FIRST", ["Age"], [("Score", None), ("", None)], [(["> 1"], ["1", "2"])], "", False),
 }
 

@@ -24,6 +24,7 @@ from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
 from seams.generators.pysource import docstring, snake_name
 from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, find_decision, read_decision
+from seams.lang.feel_output import OutputExpression
 from seams.lang.feel_runtime import runtime_source
 from seams.lang.values import render_literal
 
@@ -162,7 +163,7 @@ def _function(model: Model, name: str, table: Table, decision: Decision, subject
     column_params = [scope[text] for text in table.inputs]
     rendered: dict[tuple[str, str], str] = {}  # (entry text, parameter) -> its test: a table repeats its texts
     conditions = [_condition(rule, column_params, scope, helpers, rendered) for rule in table.rules]
-    outputs = [_output(rule, table) for rule in table.rules]
+    outputs = [_output(rule, table, scope) for rule in table.rules]
     _refuse_shadowing(params, table.rules, scope, subject)
 
     title = decision.label or table.name or table.decision_id
@@ -227,8 +228,11 @@ def _condition(rule: Rule, params: list[str], scope: dict[str, str], helpers: se
     return tests[0] if tests else "True"
 
 
-def _output(rule: Rule, table: Table) -> str:
-    values = [render_literal(value) for value in rule.results]
+def _output(rule: Rule, table: Table, scope: dict[str, str]) -> str:
+    """The rule's output: its literals, or the Python form of its output expressions
+    (seams.lang.feel_output), read from the function's parameters."""
+    values = [value.to_python(scope) if isinstance(value, OutputExpression) else render_literal(value)
+              for value in rule.results]
     if len(values) == 1:
         return values[0]
     return "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(table.output_names, values)) + "}"
@@ -261,6 +265,13 @@ def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], scope: dict[st
     placeholders = {text: _PLACEHOLDER for text in scope}
     seen: set[str] = set()
     for rule in rules:
+        for result in rule.results:  # the globals an output expression's runtime reads, and its R
+            if isinstance(result, OutputExpression) and result.text not in seen:
+                seen.add(result.text)
+                tree = ast.parse(result.to_python(placeholders), mode="eval")
+                bound = {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+                needed |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - bound - {_PLACEHOLDER}
+                needed.add("R")
         for entry in rule.tests:
             if entry.text in seen:  # each distinct entry text once: a large table repeats them
                 continue

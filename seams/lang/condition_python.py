@@ -142,6 +142,12 @@ def engine_python(tree: Node, dialect: str, var_expr: Callable[[str], str]) -> s
     return f"(lambda R: R['result']({_Renderer(dialect, var_expr).render(tree)}))({_RUNTIME})"
 
 
+def engine_value_python(tree: Node, dialect: str, var_expr: Callable[[str], str]) -> str:
+    """Python source giving the value of a JUEL or FEEL expression as its engine does
+    (not only a boolean: a decision table's output entry, say)."""
+    return f"(lambda R: {_Renderer(dialect, var_expr).render(tree)})({_RUNTIME})"
+
+
 class _Renderer:
     def __init__(self, dialect: str, var_expr: Callable[[str], str]):
         self.juel, self.var_expr = dialect == JUEL, var_expr

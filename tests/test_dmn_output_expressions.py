@@ -1,0 +1,87 @@
+"""Output entries that are FEEL expressions: read, evaluated and generated alike.
+
+The tables follow the shapes of the DMN TCK's tables whose output entries compute
+(0008-listGen: an output naming an input; 0039-dt-list-semantics: a string
+concatenation) and of Camunda Modeler tables that compute a fee (``amount * 0.1``);
+each is written for this test. The evaluator (OutputExpression.evaluate, FEEL
+semantics of seams.lang.condition_semantics) and the generated module must give the
+same value for every sample, nulls included.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from test_dmn_tables import outcome, project, table
+
+from seams.errors import ExpressionError
+from seams.lang.feel_output import OutputExpression, parse_output
+
+SAMPLES = [0, 5, 30, Decimal("12.5"), None, "x", True]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Age * 0.1", ("Age",)),
+    ('Risk Category + " risk"', ("Risk Category",)),
+    ("Age", ("Age",)),
+    ("if Age > 18 then Age - 18 else 0", ("Age",)),
+    ("-Age", ("Age",)),
+    ("(Age + 1) / 2", ("Age",)),
+])
+def test_an_output_expression_reads_the_inputs_it_names(text, names):
+    parsed = parse_output(text, where="output", scope=["Age", "Risk Category"])
+    assert isinstance(parsed, OutputExpression) and parsed.names == names
+
+
+@pytest.mark.parametrize("text, value", [('"a"', "a"), ("1.5", Decimal("1.5")), ("null", None), ("true", True)])
+def test_a_literal_stays_a_value(text, value):
+    assert parse_output(text, where="output", scope=["Age"]) == value
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Salary * 2", "name 'Salary' is no input of the decision (its inputs: Age)"),
+    ("{a: 1}", "context {...} is not supported"),
+    ("sum([1, 2])", "function call sum([1, 2]) is not supported"),
+    ('duration("P1X")', 'duration() needs an ISO 8601'),
+])
+def test_what_is_not_read_is_named(text, message):
+    with pytest.raises(ExpressionError) as caught:
+        parse_output(text, where="output", scope=["Age"])
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("entry", ["Age * 0.1", "Age + 1", "if Age > 18 then Age - 18 else 0", "Age / (Age - 5)"])
+def test_the_generated_module_computes_what_the_evaluator_does(tmp_path, entry):
+    root = project(tmp_path, table("FIRST", ["Age"], [("Fee", None)], [(["-"], [entry])]),
+                   inputs=["Age"], outputs=["Fee"])
+    findings, function = outcome(root)
+    assert findings == []
+    expression = parse_output(entry, where="output", scope=["Age"])
+    assert isinstance(expression, OutputExpression)
+    for value in SAMPLES:
+        assert function(age=value) == expression.evaluate({"Age": value}), value
+    if "if" not in entry:  # FEEL: null for what does not compute (a null test takes the else branch)
+        assert function(age=None) is None and function(age="x") is None
+
+
+def test_a_concatenation_and_a_name_in_a_collect_table(tmp_path):
+    rules = [(['"cough", "fever"', "-"], ['Risk Category + " symptom"']), (["-", "-"], ["Age"])]
+    root = project(tmp_path, table("COLLECT", ["Age", "Risk Category"], [("Notes", None)], rules),
+                   inputs=["Age", "Risk Category"], outputs=["Notes"])
+    findings, function = outcome(root)
+    assert findings == []
+    assert function(age="cough", risk_category="high") == ["high symptom", "cough"]
+    assert function(age="none", risk_category=3) == ["none"]
+
+
+def test_a_name_whose_value_is_a_list_tests_membership(tmp_path):
+    """0039-dt-list-semantics: an input entry naming a list input holds when the input is in it."""
+    rules = [(["limit", "-"], ['Age + " is listed"'])]
+    root = project(tmp_path, table("COLLECT", ["Age", "limit"], [("Notes", None)], rules),
+                   inputs=["Age", "limit"], outputs=["Notes"])
+    findings, function = outcome(root)
+    assert findings == []
+    assert function(age="cough", limit=["fever", "cough"]) == ["cough is listed"]
+    assert function(age="rash", limit=["fever", "cough"]) == []
+    assert function(age="cough", limit="cough") == ["cough is listed"]
