@@ -85,3 +85,28 @@ def test_a_name_whose_value_is_a_list_tests_membership(tmp_path):
     assert function(age="cough", limit=["fever", "cough"]) == ["cough is listed"]
     assert function(age="rash", limit=["fever", "cough"]) == []
     assert function(age="cough", limit="cough") == ["cough is listed"]
+
+
+def test_a_zone_name_is_the_offset_the_zone_has_at_that_moment(tmp_path):
+    """A Camunda-style appointment table: the zone's offset follows daylight saving time."""
+    from datetime import datetime, timedelta, timezone
+
+    rules = [(['< date and time("2024-03-31T03:00:00@Europe/Paris")'], ['"winter"']), (["-"], ['"summer"'])]
+    root = project(tmp_path, table("FIRST", ["Age"], [("Season", None)], rules), inputs=["Age"], outputs=["Season"])
+    findings, function = outcome(root)
+    assert findings == []
+    paris_winter = timezone(timedelta(hours=1))
+    assert function(age=datetime(2024, 3, 31, 0, 59, tzinfo=timezone.utc)) == "winter"  # 01:59 in Paris (+01:00)
+    assert function(age=datetime(2024, 3, 31, 1, 0, tzinfo=timezone.utc)) == "summer"  # 03:00 in Paris (+02:00)
+    assert function(age=datetime(2024, 3, 31, 1, 59, tzinfo=paris_winter)) == "winter"
+    assert function(age=datetime(2024, 3, 31, 1, 59)) == "summer"  # no offset: null test, FIRST falls through
+
+
+@pytest.mark.parametrize("text, message", [
+    ('duration("P1Y2M")', "years and months durations are not supported"),
+    ('time("10:00:00@Europe/Paris")', "a time with a zone name has no fixed offset"),
+    ('date and time("2024-01-01T10:00:00@Mars/Olympus")', "time zone 'Mars/Olympus' is not in this machine"),
+])
+def test_temporal_constructs_out_of_scope_are_named(text, message):
+    with pytest.raises(ExpressionError, match=message):
+        parse_output(text, where="output", scope=["Age"])

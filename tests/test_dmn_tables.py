@@ -121,6 +121,13 @@ VARIANTS = {
                                       False),
     "sum over expressions": ("COLLECT", ["Age"], [("Score", None)], [(["> 1"], ["Age * 2"])],
                              ' aggregation="SUM"', False),
+    "zone name in a date and time": ("UNIQUE", ["Age"], [("Score", None)],
+                                     [(['< date and time("2024-03-31T02:30:00@Europe/Paris")'],
+                                       ['date and time("2024-01-01T10:00:00@Europe/Paris")'])], "", True),
+    "zone name in a time": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ['time("10:00:00@Europe/Paris")'])],
+                            "", False),
+    "years and months duration": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ['duration("P1Y2M")'])], "",
+                                  False),
     "output context": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["{a: 1}"])], "", False),
     "two outputs, one unnamed": ("FIRST", ["Age"], [("Score", None), ("", None)], [(["> 1"], ["1", "2"])], "", False),
 }

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 MODULE = "decisions.py"
 # names the function bodies and the module use; an input named like one would shadow it
-_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "datetime", "time", "timedelta", "timezone",
+_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "datetime", "time", "timedelta", "timezone", "ZoneInfo",
                            "_matched", "_unique", "_any", "_collect", "_priority", "_output_order",
                            "_feel_kind", "_feel_member", "_feel_compare", "_feel_test", "_FEEL_ORDERED"})
 _DATETIME_NAMES = ("date", "datetime", "time", "timedelta", "timezone")
@@ -113,9 +113,10 @@ def decisions_source(model: Model) -> str | None:
     ]
     used = {node.id for node in ast.walk(ast.parse("\n\n".join(body))) if isinstance(node, ast.Name)}
     datetime_names = ", ".join(["date", *(n for n in _DATETIME_NAMES[1:] if n in used)])
+    zoneinfo = "\nfrom zoneinfo import ZoneInfo" if "ZoneInfo" in used else ""  # a literal's named zone
     parts = [
         f"{docstring(header)}\n\nfrom __future__ import annotations\n\n"
-        f"from datetime import {datetime_names}\nfrom decimal import Decimal\n\n__all__ = [{exported}]",
+        f"from datetime import {datetime_names}\nfrom decimal import Decimal{zoneinfo}\n\n__all__ = [{exported}]",
         *body,
     ]
     return "\n\n\n".join(parts) + "\n"

@@ -63,16 +63,18 @@ def parse_output(text: str, *, where: str, scope: Iterable[str]) -> object:
         try:
             tree = parse_feel_expression("=" + text, where=where, max_depth=MAX_DEPTH)
         except ExpressionError as exc:
-            raise (literal_error if _temporal(text) else exc) from None
+            raise (literal_error if _temporal(literal_error) else exc) from None
     known = set(scope)
     used: list[str] = []
     tree = _resolved(tree, known, used, where)
     return OutputExpression(text=text, tree=tree, names=tuple(dict.fromkeys(used)))
 
 
-def _temporal(text: str) -> bool:
-    """Whether the text calls a temporal literal, whose own message says more than a syntax error."""
-    return any(word + "(" in text.replace(" (", "(") for word in ("date", "time", "duration"))
+def _temporal(error: ExpressionError) -> bool:
+    """Whether the literal parser stopped inside a temporal literal (a years and months duration, a
+    time with a zone name, ...): its message then says more than the expression parser's."""
+    return any(word in str(error) for word in ("date()", "time()", "duration()", "durations", "zone",
+                                               "no such"))
 
 
 def _dotted(node: Node) -> list[str] | None:
