@@ -188,3 +188,31 @@ def test_the_accepted_dmn_opens_in_dmn_moddle(tmp_path, capsys, example):
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Decision_Escalation" in result.stdout
+
+
+def test_a_second_output_that_routes_wrongly_is_rejected(tmp_path, capsys):
+    """The routing check reads every output the new conditions read, not only the first."""
+    wrong = copy.deepcopy(ANSWER)
+    wrong["rules"][2]["then"]["escalation_reason"] = ""  # Flow_Done's condition then never holds
+    answer = tmp_path / "wrong.json"
+    answer.write_text(json.dumps(wrong), encoding="utf-8")
+    root = copy_example(tmp_path)
+    code, out, err = _run(capsys, root, "--provider", f"{PROVIDER} {answer}")
+    assert (code, out[-1]) == (1, "routing changed (21 samples)")
+    assert err[0] == "seams suggest: suggestion rejected: routing failed in the changed model"
+    assert "took Flow_Done before, no flow after" in err[1]
+
+
+def test_a_pending_one_output_suggestion_made_from_suggest_v2_is_still_accepted(tmp_path, capsys):
+    """A suggestion stored before suggest-v3 (its record names suggest-v2.txt) applies as before."""
+    root = copy_example(tmp_path)
+    code, out, _ = _run(capsys, root, "--provider", f"{PROVIDER} {FIXTURES / 'escalate.json'}")
+    assert code == 0
+    ident = out[-2].removeprefix("suggestion ")
+    record_path = root / ".seams" / "suggestions" / ident / "suggestion.json"
+    record = json.loads(record_path.read_text())
+    assert record["suggestion"]["output"] == "escalation" and "outputs" not in record["suggestion"]
+    record["template"] = "suggest-v2.txt"
+    record_path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    code, out, err = _run(capsys, root, "--accept", ident)
+    assert (code, err, out[0]) == (0, [], f"applied {ident}")
