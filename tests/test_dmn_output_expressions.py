@@ -110,3 +110,15 @@ def test_a_zone_name_is_the_offset_the_zone_has_at_that_moment(tmp_path):
 def test_temporal_constructs_out_of_scope_are_named(text, message):
     with pytest.raises(ExpressionError, match=message):
         parse_output(text, where="output", scope=["Age"])
+
+
+def test_the_module_builds_the_feel_runtime_once_for_all_its_output_expressions(tmp_path):
+    from seams.generators.decisions import decisions_source
+    from seams.model.loading import load_model
+    from seams.project.layout import load_project
+
+    rules = [(["> 10"], ["Age * 2"]), (["> 5"], ["Age + 1"]), (["-"], ["0"])]
+    root = project(tmp_path, table("FIRST", ["Age"], [("Score", None)], rules), inputs=["Age"], outputs=["Score"])
+    source = decisions_source(load_model(load_project(root))) or ""
+    assert source.count("\n_FEEL_R = ") == 1
+    assert "(lambda R: R['farith']('*', (age), 2))(_FEEL_R)" in source

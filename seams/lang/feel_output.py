@@ -46,9 +46,11 @@ class OutputExpression:
         """The entry's value for the inputs in ``env`` (by input name)."""
         return engine_value(self.tree, FEEL, env, f"output {self.text!r}")
 
-    def to_python(self, scope: Mapping[str, str]) -> str:
-        """Python source for the entry's value; ``scope`` maps each input name to its parameter."""
-        return engine_value_python(self.tree, FEEL, lambda name: scope[name])
+    def to_python(self, scope: Mapping[str, str], runtime: str | None = None) -> str:
+        """Python source for the entry's value; ``scope`` maps each input name to its parameter,
+        ``runtime`` names a global holding seams.lang.condition_python.runtime_expression()
+        (else the source builds the runtime itself)."""
+        return engine_value_python(self.tree, FEEL, lambda name: scope[name], runtime)
 
 
 def parse_output(text: str, *, where: str, scope: Iterable[str]) -> object:
