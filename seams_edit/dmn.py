@@ -2,7 +2,8 @@
 
 A new decision is written the way dmn-js (Camunda Modeler) writes one: the
 DMN namespace as the default namespace, a ``decisionTable`` with ``input``s,
-one ``output`` and ``rule``s, and a ``DMNShape`` in the DMNDI diagram so the
+one ``output`` or several (each named and typed: the table's result is then
+a context of them) and ``rule``s, and a ``DMNShape`` in the DMNDI diagram so the
 decision shows up when the modeler opens the file. A file drawn without a
 DMNDI diagram stays without one: a diagram holding only the new decision
 would hide every other decision from dmn-js' DRD view. Ids are derived from
@@ -70,16 +71,33 @@ def add_decision(
     name: str,
     hit_policy: str,
     inputs: Sequence[tuple[str, str, str]],
-    output: tuple[str, str],
-    rules: Sequence[tuple[Sequence[str], str]],
+    output: tuple[str, str] | None = None,
+    rules: Sequence[tuple[Sequence[str], str | Sequence[str]]],
+    outputs: Sequence[tuple[str, str]] | None = None,
 ) -> None:
     """Add a decision table after the last decision, and its shape to the diagram.
 
-    ``inputs`` are (label, input expression, typeRef), ``output`` is
-    (name, typeRef), each rule is (input entry texts, output entry text).
-    Entry texts are FEEL as written: ``"travel"`` keeps its quotes.
+    ``inputs`` are (label, input expression, typeRef); ``output`` is the
+    one output's (name, typeRef), or ``outputs`` several of them; each rule
+    is (input entry texts, output entry text), or (input entry texts, one
+    output entry text per output) with ``outputs``. Entry texts are FEEL as
+    written: ``"travel"`` keeps its quotes.
     """
     source = payload.source
+    if (output is None) == (outputs is None):
+        raise EditError(f"{source}: {decision_id}: give the one output or the outputs")
+    columns = [output] if output is not None else list(outputs or ())
+    if not columns:
+        raise EditError(f"{source}: {decision_id}: a decision table needs at least one output")
+    if len({name for name, _ in columns}) != len(columns):
+        raise EditError(f"{source}: {decision_id}: two outputs have the same name")
+    results: list[list[str]] = []
+    for number, (_, result) in enumerate(rules, 1):
+        texts = [result] if isinstance(result, str) else list(result)
+        if (output is not None and not isinstance(result, str)) or len(texts) != len(columns):
+            raise EditError(f"{source}: {decision_id}: rule {number} has {len(texts)} output entries "
+                            f"for {len(columns)} outputs")
+        results.append(texts)
     definitions = payload.root
     spaces = dmn_namespaces(definitions)
     if definitions.tag != f"{{{spaces.model}}}definitions":
@@ -92,14 +110,16 @@ def add_decision(
         if len(entries) != len(inputs):
             raise EditError(f"{source}: {decision_id}: rule {number} has {len(entries)} input entries "
                             f"for {len(inputs)} inputs")
-    check_characters(payload.source, decision_id, [name, *output, *(t for clause in inputs for t in clause),
-                                            *(t for entries, result in rules for t in (*entries, result))])
+    check_characters(payload.source, decision_id, [name, *(t for column in columns for t in column),
+                                                   *(t for clause in inputs for t in clause),
+                                                   *(t for entries, _ in rules for t in entries),
+                                                   *(t for texts in results for t in texts)])
     decision = etree.Element(f"{_D}decision", {"id": decision_id, "name": name})
     table = etree.SubElement(decision, f"{_D}decisionTable", {"id": f"DecisionTable_{decision_id}"})
     if hit_policy != "UNIQUE":  # UNIQUE is the default; dmn-js leaves it out
         table.set("hitPolicy", hit_policy)
-    _add_clauses(table, decision_id, inputs, output)
-    _add_rules(table, decision_id, rules)
+    _add_clauses(table, decision_id, inputs, columns)
+    _add_rules(table, decision_id, [(entries, texts) for (entries, _), texts in zip(rules, results, strict=True)])
     existing = {e.get("id") for e in definitions.iter() if e.get("id") is not None}
     for new_id in [e.get("id") for e in decision.iter() if e.get("id") is not None] + [f"DMNShape_{decision_id}"]:
         if not _ID.match(new_id) or new_id in existing:
@@ -143,22 +163,26 @@ def _add_biodi_bounds(payload: Payload, decision: etree._Element, spaces: DmnNam
 
 
 def _add_clauses(
-    table: etree._Element, decision_id: str, inputs: Sequence[tuple[str, str, str]], output: tuple[str, str]
+    table: etree._Element, decision_id: str, inputs: Sequence[tuple[str, str, str]], outputs: list[tuple[str, str]]
 ) -> None:
+    """Input clauses, then output clauses; one output keeps the id dmn-js-style files of
+    seams always had (``OutputClause_<id>``), several are numbered like the inputs."""
     for number, (label, expression, type_ref) in enumerate(inputs, 1):
         clause = etree.SubElement(table, f"{_D}input", {"id": f"InputClause_{decision_id}_{number}", "label": label})
         _text(clause, "inputExpression", f"InputExpression_{decision_id}_{number}", expression, typeRef=type_ref)
-    output_name, output_type = output
-    etree.SubElement(table, f"{_D}output",
-                     {"id": f"OutputClause_{decision_id}", "name": output_name, "typeRef": output_type})
+    for number, (output_name, output_type) in enumerate(outputs, 1):
+        clause_id = f"OutputClause_{decision_id}" + (f"_{number}" if len(outputs) > 1 else "")
+        etree.SubElement(table, f"{_D}output", {"id": clause_id, "name": output_name, "typeRef": output_type})
 
 
-def _add_rules(table: etree._Element, decision_id: str, rules: Sequence[tuple[Sequence[str], str]]) -> None:
-    for number, (entries, result) in enumerate(rules, 1):
+def _add_rules(table: etree._Element, decision_id: str, rules: Sequence[tuple[Sequence[str], list[str]]]) -> None:
+    for number, (entries, results) in enumerate(rules, 1):
         rule = etree.SubElement(table, f"{_D}rule", {"id": f"DecisionRule_{decision_id}_{number}"})
         for column, entry in enumerate(entries, 1):
             _text(rule, "inputEntry", f"UnaryTests_{decision_id}_{number}_{column}", entry)
-        _text(rule, "outputEntry", f"LiteralExpression_{decision_id}_{number}", result)
+        for column, result in enumerate(results, 1):
+            suffix = f"_{column}" if len(results) > 1 else ""
+            _text(rule, "outputEntry", f"LiteralExpression_{decision_id}_{number}{suffix}", result)
 
 
 def _text(parent: etree._Element, tag: str, element_id: str, text: str, **attributes: str) -> None:

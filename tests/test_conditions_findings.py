@@ -76,7 +76,7 @@ def test_the_clean_variants_offer_both_inline_rule_gateways_in_their_dialect(var
 def test_the_prompt_shows_conditions_as_written_and_names_their_dialect(variant, dialect, written):
     model = load_model(load_project(REPO / "examples" / variant))
     prompt = build_prompt(model, find_candidates(model))
-    assert prompt.startswith("seams prompt suggest-v2.txt\n")
+    assert prompt.startswith("seams prompt suggest-v3.txt\n")
     assert f'"dialect": "{dialect}"' in prompt
     assert written in prompt
     assert "Write every condition of your answer in the dialect of its gateway" in prompt

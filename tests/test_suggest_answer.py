@@ -56,7 +56,7 @@ def test_inline_rule_gateways_are_candidates_and_decision_gateways_are_not(candi
 def test_prompt_is_deterministic_and_quotes_model_text(model, candidates):
     prompt = build_prompt(model, candidates)
     assert prompt == build_prompt(load_model(load_project(EXAMPLE)), find_candidates(model))
-    assert prompt.startswith("seams prompt suggest-v2.txt\n")
+    assert prompt.startswith("seams prompt suggest-v3.txt\n")
     assert prompt.rstrip().endswith("it is taken when no other\n  condition holds.")
     blocks = {m.group(3): m.group(4) for m in BLOCK.finditer(prompt)}
     assert list(blocks) == ["gateways", "bpmn elements", "variables", "decisions", "dmn decisions"]

@@ -55,7 +55,7 @@ def test_suggest_then_accept_then_undo_then_cache_hit(tmp_path, capsys):
     assert (code, err) == (0, [])
     ident = out[-2].removeprefix("suggestion ")
     assert out == [
-        "template suggest-v2.txt", f"provider {provider}", "cache miss", "gateway Gateway_Escalate",
+        "template suggest-v3.txt", f"provider {provider}", "cache miss", "gateway Gateway_Escalate",
         "shapes passed", "decisions passed", "routing kept (21 samples)", "generate passed",
         "would change model/leave.bpmn", "would change model/leave.dmn", "would change model/model.trig",
         f"suggestion {ident}", f"accept with: seams suggest --accept {ident[:12]}",

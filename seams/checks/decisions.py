@@ -27,7 +27,7 @@ from seams.checks.payload_structure import payload_structure_findings
 from seams.checks.unique_overlaps import overlapping_pairs
 from seams.findings import Finding
 from seams.lang.dmn_support import Table, read_decision
-from seams.model.view import Decision, Task
+from seams.model.view import BpmnNode, Decision, Task
 
 if TYPE_CHECKING:
     from seams.model.loading import Model, PayloadFile
@@ -156,10 +156,20 @@ def _business_rule_findings(model: Model, ids: dict) -> Iterable[Finding]:
                           f'{model.qname(decision.iri)} is DMN decision "{decision.element_id}"')
         names = sorted({name for o in decision.outputs if isinstance(o.process_variable, URIRef)
                         for name in [view.variable_name(o.process_variable)] if name is not None})
-        if node.result_variable is not None and names and node.result_variable not in names:
+        if node.result_variable is not None and names and node.result_variable not in names \
+                and not _maps_each_output(node, names):
             yield Finding(KIND, model.qname(task.iri), "seam:decidedBy",
                           f'BPMN element "{node.id}" stores the result in "{node.result_variable}", but '
                           f"{model.qname(decision.iri)} sets {', '.join(names)} (dec:processVariable)")
+
+
+def _maps_each_output(node: BpmnNode, names: list[str]) -> bool:
+    """A task that keeps a table's context in its result variable and maps each variable the
+    decision sets out of it (``${result.x}`` in Camunda 7, ``=result.x`` in Camunda 8)."""
+    result = node.result_variable
+    sources = {target: source for target, source in node.output_mappings}
+    return all(sources.get(name, "").strip().removeprefix("=").removeprefix("${").startswith(f"{result}.")
+               for name in names)
 
 
 def _is_dmn_decision(model: Model, ids: dict, decision: Decision) -> bool:

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING
 from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
 from seams.generators.pysource import docstring, snake_name
+from seams.lang.condition_python import runtime_expression
 from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, find_decision, read_decision
+from seams.lang.feel_output import OutputExpression
 from seams.lang.feel_runtime import runtime_source
 from seams.lang.values import render_literal
 
@@ -32,10 +34,13 @@ if TYPE_CHECKING:
     from seams.model.view import Decision
 
 MODULE = "decisions.py"
+_RUNTIME_NAME = "_FEEL_R"
+"""The module global holding the runtime output expressions call into (built once per module)."""
 # names the function bodies and the module use; an input named like one would shadow it
-_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "datetime", "time", "timedelta", "timezone",
+_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "datetime", "time", "timedelta", "timezone", "ZoneInfo",
                            "_matched", "_unique", "_any", "_collect", "_priority", "_output_order",
-                           "_feel_kind", "_feel_member", "_feel_compare", "_feel_test", "_FEEL_ORDERED"})
+                           "_feel_kind", "_feel_member", "_feel_compare", "_feel_test", "_FEEL_ORDERED",
+                           _RUNTIME_NAME, "R"})
 _DATETIME_NAMES = ("date", "datetime", "time", "timedelta", "timezone")
 _PLACEHOLDER = "_seams_input"
 _UNSAFE_COMMENT = re.compile(r"[^\S ]|[\x00-\x1f\x7f]")
@@ -107,14 +112,17 @@ def decisions_source(model: Model) -> str | None:
     body = [
         'class DecisionError(ValueError):\n    """A decision table broke its hit policy for the given inputs."""',
         *([runtime_source()] if "_feel_test" in helpers else []),
-        *(_HELPERS[h] for h in sorted(helpers - {"_feel_test"})),
+        *([f"{_RUNTIME_NAME} = {runtime_expression()}  # FEEL semantics of the output expressions"]
+          if _RUNTIME_NAME in helpers else []),
+        *(_HELPERS[h] for h in sorted(helpers - {"_feel_test", _RUNTIME_NAME})),
         *(functions[n] for n in sorted(functions)),
     ]
     used = {node.id for node in ast.walk(ast.parse("\n\n".join(body))) if isinstance(node, ast.Name)}
     datetime_names = ", ".join(["date", *(n for n in _DATETIME_NAMES[1:] if n in used)])
+    zoneinfo = "\nfrom zoneinfo import ZoneInfo" if "ZoneInfo" in used else ""  # a literal's named zone
     parts = [
         f"{docstring(header)}\n\nfrom __future__ import annotations\n\n"
-        f"from datetime import {datetime_names}\nfrom decimal import Decimal\n\n__all__ = [{exported}]",
+        f"from datetime import {datetime_names}\nfrom decimal import Decimal{zoneinfo}\n\n__all__ = [{exported}]",
         *body,
     ]
     return "\n\n\n".join(parts) + "\n"
@@ -162,7 +170,7 @@ def _function(model: Model, name: str, table: Table, decision: Decision, subject
     column_params = [scope[text] for text in table.inputs]
     rendered: dict[tuple[str, str], str] = {}  # (entry text, parameter) -> its test: a table repeats its texts
     conditions = [_condition(rule, column_params, scope, helpers, rendered) for rule in table.rules]
-    outputs = [_output(rule, table) for rule in table.rules]
+    outputs = [_output(rule, table, scope, helpers) for rule in table.rules]
     _refuse_shadowing(params, table.rules, scope, subject)
 
     title = decision.label or table.name or table.decision_id
@@ -227,8 +235,14 @@ def _condition(rule: Rule, params: list[str], scope: dict[str, str], helpers: se
     return tests[0] if tests else "True"
 
 
-def _output(rule: Rule, table: Table) -> str:
-    values = [render_literal(value) for value in rule.results]
+def _output(rule: Rule, table: Table, scope: dict[str, str], helpers: set[str]) -> str:
+    """The rule's output: its literals, or the Python form of its output expressions
+    (seams.lang.feel_output), read from the function's parameters; those call into the
+    module's one runtime (``_FEEL_R``)."""
+    if any(isinstance(value, OutputExpression) for value in rule.results):
+        helpers.add(_RUNTIME_NAME)
+    values = [value.to_python(scope, _RUNTIME_NAME) if isinstance(value, OutputExpression)
+              else render_literal(value) for value in rule.results]
     if len(values) == 1:
         return values[0]
     return "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(table.output_names, values)) + "}"
@@ -261,6 +275,13 @@ def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], scope: dict[st
     placeholders = {text: _PLACEHOLDER for text in scope}
     seen: set[str] = set()
     for rule in rules:
+        for result in rule.results:  # the globals an output expression's runtime reads, and its R
+            if isinstance(result, OutputExpression) and result.text not in seen:
+                seen.add(result.text)
+                tree = ast.parse(result.to_python(placeholders, _RUNTIME_NAME), mode="eval")
+                bound = {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+                needed |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - bound - {_PLACEHOLDER}
+                needed.add("R")
         for entry in rule.tests:
             if entry.text in seen:  # each distinct entry text once: a large table repeats them
                 continue

@@ -142,6 +142,19 @@ def engine_python(tree: Node, dialect: str, var_expr: Callable[[str], str]) -> s
     return f"(lambda R: R['result']({_Renderer(dialect, var_expr).render(tree)}))({_RUNTIME})"
 
 
+def engine_value_python(tree: Node, dialect: str, var_expr: Callable[[str], str], runtime: str | None = None) -> str:
+    """Python source giving the value of a JUEL or FEEL expression as its engine does
+    (not only a boolean: a decision table's output entry, say). ``runtime`` names where the
+    source finds the runtime (a module global holding ``runtime_expression()``, so a module
+    with many expressions builds it once); by default the expression builds its own."""
+    return f"(lambda R: {_Renderer(dialect, var_expr).render(tree)})({runtime or _RUNTIME})"
+
+
+def runtime_expression() -> str:
+    """The Python expression that builds the runtime dict the rendered sources call into."""
+    return _RUNTIME
+
+
 class _Renderer:
     def __init__(self, dialect: str, var_expr: Callable[[str], str]):
         self.juel, self.var_expr = dialect == JUEL, var_expr

@@ -275,6 +275,11 @@ class _Engine:
         return -value if isinstance(value, timedelta) else None
 
 
+def engine_value(tree: Node, dialect: str, env: Mapping[str, object], where: str) -> object:
+    """The value of a JUEL or FEEL expression (a decision table's output entry, say)."""
+    return _Engine(dialect, env, where).value(tree)
+
+
 def evaluate_engine(tree: Node, dialect: str, env: Mapping[str, object], where: str) -> bool:
     """The truth of a JUEL or FEEL condition; a non-boolean result is an ExpressionError."""
     engine = _Engine(dialect, env, where)

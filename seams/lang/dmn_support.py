@@ -12,7 +12,11 @@ MIN, MAX, COUNT or none, RULE ORDER, OUTPUT ORDER; PRIORITY and OUTPUT ORDER
 rank rules by the outputs' ``outputValues``), one or several outputs, input
 expressions that are FEEL names or dotted paths, input entries that are
 FEEL simple unary tests (seams.lang.feel) whose names are the decision's
-inputs, output entries that are FEEL literals. Out of scope, each named:
+inputs, output entries that are FEEL literals or FEEL expressions over the
+decision's inputs (seams.lang.feel_output: ``amount * 0.1``, an input's
+name, a string concatenation). Out of scope, each named: an output
+expression under PRIORITY or OUTPUT ORDER (rules are ranked by literal
+outputs) or under COLLECT SUM, MIN or MAX,
 literal-expression decisions, boxed expressions (context, invocation,
 list, relation, function definition) and business knowledge models.
 """
@@ -25,7 +29,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from seams.errors import ExpressionError
-from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests, resolve_name
+from seams.lang.feel import UnaryTests, parse_unary_tests, resolve_name
+from seams.lang.feel_output import OutputExpression, parse_output
 from seams.lang.feel_parse import EqualTest, parse_name
 from seams.lang.values import NULL, NUMBER, feel_kind_of
 
@@ -58,9 +63,9 @@ class Output:
 class Rule:
     id: str
     inputs: tuple[str, ...]  # FEEL unary tests as written, one per input column
-    outputs: tuple[str, ...]  # FEEL literals as written, one per output column
+    outputs: tuple[str, ...]  # FEEL literals or expressions as written, one per output column
     tests: tuple[UnaryTests, ...] = field(default=(), compare=False)
-    results: tuple[object, ...] = field(default=(), compare=False)
+    results: tuple[object, ...] = field(default=(), compare=False)  # values, or OutputExpressions
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,7 @@ def read_decision(decision: etree._Element, *, names: Iterable[str] = ()) -> tup
     for index, element in enumerate(table.findall(f"{ns}rule"), start=1):
         rule = _rule(element, index, decision_id, ns, inputs, outputs, scope, problems)
         used |= {resolve_name(name, scope)[0] for test in rule.tests for name in test.names}
+        used |= {name for result in rule.results if isinstance(result, OutputExpression) for name in result.names}
         rules.append(rule)
     if hit_policy in RANKED_POLICIES or (hit_policy == "COLLECT" and aggregation in ("SUM", "MIN", "MAX")):
         problems += _result_problems(hit_policy, aggregation, outputs, rules)
@@ -240,7 +246,7 @@ def _rule(element: etree._Element, index: int, decision_id: str, ns: str, inputs
     values = []
     for text in results:
         try:
-            values.append(parse_literal(text, where="output") if text else None)
+            values.append(parse_output(text, where="output", scope=scope) if text else None)
         except ExpressionError as exc:
             problems.append(Problem(rule_id, "dmn:outputEntry", f"output: {_reason(exc, 'output')}"))
     if len(tests) != len(entries) or len(values) != len(results):
@@ -253,6 +259,12 @@ def _result_problems(hit_policy: str, aggregation: str | None, outputs: list[Out
     problems = []
     for rule in rules:
         for number, (output, value) in enumerate(zip(outputs, rule.results), 1):
+            if isinstance(value, OutputExpression):
+                why = f"hit policy {hit_policy} ranks rules by literal outputs" if hit_policy in RANKED_POLICIES \
+                    else f"aggregation {aggregation} over computed outputs is out of scope"
+                problems.append(Problem(rule.id, "dmn:outputEntry",
+                                        f"output {number}: {value.text!r} is an expression; {why}"))
+                continue
             if hit_policy in RANKED_POLICIES and output.values is not None and value not in output.values:
                 problems.append(Problem(rule.id, "dmn:outputEntry",
                                         f"output {number}: {value!r} is not among the outputValues that rank "
@@ -262,7 +274,8 @@ def _result_problems(hit_policy: str, aggregation: str | None, outputs: list[Out
                 problems.append(Problem(rule.id, "dmn:outputEntry",
                                         f"output {number}: aggregation SUM needs numbers, not {value!r}"))
     if aggregation in ("MIN", "MAX"):
-        kinds = {feel_kind_of(value) for rule in rules for value in rule.results} - {NULL}
+        kinds = {feel_kind_of(value) for rule in rules for value in rule.results
+                 if not isinstance(value, OutputExpression)} - {NULL}
         if len(kinds) > 1:
             problems.append(Problem(rules[0].id, "dmn:outputEntry",
                                     f"aggregation {aggregation} needs outputs of one kind, not "

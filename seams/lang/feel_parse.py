@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from seams.errors import ExpressionError
 from seams.lang.feel_sets import Interval
@@ -40,6 +41,8 @@ _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,6}))?(Z|[+-][0-9]{2}:[0-9]{2})?")
 _DURATION = re.compile(r"(-)?P(?:([0-9]+)D)?(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0-9]+)(?:\.([0-9]{1,6}))?S)?)?")
 _YEARS_MONTHS = re.compile(r"-?P(?:[0-9]+Y)?(?:[0-9]+M)?")
+_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,29}(?:/[A-Za-z0-9][A-Za-z0-9_+-]{0,29}){0,2}")
+"""An IANA time zone name (``Europe/Paris``, ``America/Argentina/Buenos_Aires``, ``UTC``)."""
 _NAMED_LITERALS = {"true": True, "false": False, "null": None}
 _TEMPORAL = ("date", "time", "date and time", "duration")
 
@@ -300,7 +303,12 @@ class _Parser:
             start = datetime.combine(self.date(day), time())
             if not separator:
                 return start
+            clock, at, zone_name = clock.partition("@")
             moment = self.time(clock)
+            if at:  # a zone name: the offset the zone has at that date and time
+                if moment.tzinfo is not None:
+                    raise self.fail("a date and time has an offset or a zone name, not both")
+                return datetime.combine(start.date(), moment, tzinfo=self.zone(zone_name))
             return datetime.combine(start.date(), moment, tzinfo=moment.tzinfo)
         except ValueError:
             raise self.fail(f"no such {word} {text!r}") from None
@@ -310,11 +318,22 @@ class _Parser:
             raise self.fail('date() needs a "YYYY-MM-DD" string')
         return date.fromisoformat(text)
 
+    def zone(self, name: str) -> ZoneInfo:
+        """An IANA time zone of the machine's time zone database (``zoneinfo``)."""
+        if not _ZONE_NAME.fullmatch(name):
+            raise self.fail(f"{name!r} is not a time zone name such as Europe/Paris")
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            raise self.fail(f"time zone {name!r} is not in this machine's time zone database") from None
+
     def time(self, text: str) -> time:
         found = _TIME.fullmatch(text)
         if found is None:
-            raise self.fail('time() needs "hh:mm:ss" with an optional fraction and offset (Z, +hh:mm); '
-                            "zone names are not supported")
+            if "@" in text:
+                raise self.fail("a time with a zone name has no fixed offset without a date; out of scope "
+                                '(write an offset, time("10:00:00+01:00"), or a date and time with the zone)')
+            raise self.fail('time() needs "hh:mm:ss" with an optional fraction and offset (Z, +hh:mm)')
         hours, minutes, seconds, fraction, offset = found.groups()
         zone = None
         if offset == "Z":

@@ -68,7 +68,8 @@ def _feel_compare(value, op, operand):
 
 def _feel_test(value, negated, tests):
     """An input entry: a list of tests (``(op, operand)`` or ``("..", lo, lo_closed, hi, hi_closed)``),
-    true if any is true, else null if any is null; ``not(...)`` keeps null null; matches only on true."""
+    true if any is true, else null if any is null; ``not(...)`` keeps null null; matches only on true.
+    An ``=`` test against a list (a name whose value is one) holds when the value is in it."""
     results = []
     for test in tests:
         if test[0] == "..":
@@ -76,6 +77,10 @@ def _feel_test(value, negated, tests):
             ends = [_feel_compare(value, ">=" if low_closed else ">", low),
                     _feel_compare(value, "<=" if high_closed else "<", high)]
             results.append(False if False in ends else (None if None in ends else True))
+        elif test[0] == "=" and isinstance(test[1], list) and not isinstance(value, list):
+            # a name whose value is a list: the input is tested for membership (DMN 1.3, 10.3.2.9)
+            found = [_feel_compare(value, "=", item) for item in test[1]]
+            results.append(True if True in found else (None if None in found else False))
         else:
             results.append(_feel_compare(value, test[0], test[1]))
     result = True if True in results else (None if None in results else False)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 NUMBER = "number"
 STRING = "string"
@@ -128,9 +129,12 @@ def render_literal(value: object) -> str:
 
 
 def _zone_argument(zone: object) -> str:
-    """``, tzinfo=...`` for a fixed UTC offset (the only zones FEEL literals here carry)."""
+    """``, tzinfo=...`` for a fixed UTC offset, or a named zone (``ZoneInfo("Europe/Paris")``, which
+    the generated module imports from the standard library's ``zoneinfo``)."""
     if zone is None:
         return ""
+    if isinstance(zone, ZoneInfo):
+        return f", tzinfo=ZoneInfo({zone.key!r})"
     if not isinstance(zone, timezone):
         raise ValueError(f"no literal form for time zone {zone!r}")
     offset = zone.utcoffset(None)

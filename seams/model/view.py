@@ -146,6 +146,9 @@ class BpmnNode:
     decision_ref: str | None = None  # camunda:decisionRef or zeebe:calledDecision decisionId
     result_variable: str | None = None
     default_flow: str | None = None  # the BPMN ``default`` attribute: the flow taken when no condition holds
+    # the task's output mappings, (target variable, source expression as written): camunda:outputParameter
+    # or zeebe:output; how a business-rule task sets each output of a table of several outputs
+    output_mappings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -369,9 +372,23 @@ def _bpmn_processes(payload: PayloadFile) -> dict[str, tuple[dict, dict]]:
                     result = called.get("resultVariable")
                 nodes[el.get("id")] = BpmnNode(id=el.get("id"), kind=q.localname, name=el.get("name"),
                                                decision_ref=ref, result_variable=result,
-                                               default_flow=el.get("default"))
+                                               default_flow=el.get("default"),
+                                               output_mappings=_output_mappings(el))
         out[proc.get("id")] = (nodes, flows)
     return out
+
+
+def _output_mappings(element: etree._Element) -> tuple[tuple[str, str], ...]:
+    """A flow node's output mappings, (target, source): Camunda 7 ``camunda:outputParameter``
+    (its text), Camunda 8 ``zeebe:output`` (its ``source``)."""
+    extension = element.find(f"{{{V.BPMN_NS}}}extensionElements")
+    if extension is None:
+        return ()
+    found = [(p.get("name") or "", (p.text or "").strip())
+             for p in extension.iterfind(f"{{{V.CAMUNDA_NS}}}inputOutput/{{{V.CAMUNDA_NS}}}outputParameter")]
+    found += [(o.get("target") or "", (o.get("source") or "").strip())
+              for o in extension.iterfind(f"{{{V.ZEEBE_NS}}}ioMapping/{{{V.ZEEBE_NS}}}output")]
+    return tuple(found)
 
 
 def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:

@@ -1,7 +1,7 @@
 """Reading a provider's ``condition-to-dmn`` answer, trusting nothing in it.
 
 The answer is LLM text, so it is held to the schema at the end of
-``suggest-v1.txt`` (docs/suggest.md) key by key, and every name in it is checked
+``suggest-v3.txt`` (docs/suggest.md) key by key, and every name in it is checked
 against the model: a gateway, flow, variable or decision the model does not
 have is a ResolutionError; an answer the model has the names for but that
 cannot be built (a decision id already taken, an output of another datatype,
@@ -9,6 +9,12 @@ an input not known at the gateway, a FEEL test or condition that does not
 parse, conditions that do not cover exactly the gateway's outgoing flows but
 its default flow) is a GeneratorError. Each message names the key of the
 answer at fault.
+
+A decision has one output (``"output"``, each rule's ``"then"`` one value, the
+form of ``suggest-v1.txt`` and ``suggest-v2.txt``, still read) or several
+(``"outputs"``, each rule's ``"then"`` an object of one value per output: a
+table whose result is a context, each output set on its own process
+variable).
 
 An answer's condition may be written in any dialect seams reads; it is kept
 in the dialect of the gateway's conditions (docs/conditions.md), so a Camunda
@@ -37,8 +43,11 @@ from seams.suggestions.candidates import Candidate, candidate_for
 KIND = "condition-to-dmn"
 HIT_POLICIES = ("UNIQUE", "FIRST")
 DEFAULT_HIT_POLICY = "UNIQUE"
-_REQUIRED = ("kind", "gateway", "decision", "inputs", "output", "rules", "conditions")
+_REQUIRED = ("kind", "gateway", "decision", "inputs", "rules", "conditions")
 _OPTIONAL = ("hit_policy",)
+_OUTPUT_KEYS = ("output", "outputs")  # exactly one of them: one output, or several
+MAX_OUTPUTS = 20
+"""Most outputs of one suggested table: a gateway's rule sets a handful of variables at most."""
 _NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 MAX_ANSWER = 200_000
 """Longest answer read, in characters: a decision table for one gateway is far smaller."""
@@ -49,7 +58,12 @@ Value = str | int | Decimal | bool
 @dataclass(frozen=True)
 class Rule:
     when: tuple[tuple[str, str], ...]  # (input name, FEEL unary tests), in the order of the inputs
-    then: Value
+    results: tuple[Value, ...]  # one value per output, in the order of the outputs
+
+    @property
+    def then(self) -> Value:
+        """The value of a one-output rule (its first output's value otherwise)."""
+        return self.results[0]
 
 
 @dataclass(frozen=True)
@@ -60,24 +74,44 @@ class Suggestion:
     decision_id: str
     decision_name: str
     inputs: tuple[str, ...]
-    output: str
+    outputs: tuple[str, ...]  # one, or several (the table's result is then a context)
     hit_policy: str
     rules: tuple[Rule, ...]
     conditions: tuple[tuple[str, str], ...]  # (flow id, condition), in the gateway's flow order
     kind: str = KIND
 
+    @property
+    def output(self) -> str:
+        """The output of a one-output suggestion (the first output otherwise)."""
+        return self.outputs[0]
+
+    @property
+    def several(self) -> bool:
+        return len(self.outputs) > 1
+
+    def datatypes(self) -> tuple[URIRef, ...]:
+        """Each output's datatype, from its column of values."""
+        return tuple(values_datatype([rule.results[n] for rule in self.rules]) for n in range(len(self.outputs)))
+
     def as_json(self) -> dict[str, Any]:
-        """The suggestion in the answer schema, every input spelled out; read back by parse_object."""
-        return {
+        """The suggestion in the answer schema, every input spelled out; read back by parse_object.
+        A one-output suggestion keeps the ``output`` form, so its stored record is what it was."""
+        data: dict[str, Any] = {
             "kind": self.kind,
             "gateway": self.gateway,
             "decision": {"id": self.decision_id, "name": self.decision_name},
             "inputs": list(self.inputs),
-            "output": self.output,
             "hit_policy": self.hit_policy,
-            "rules": [{"when": dict(rule.when), "then": rule.then} for rule in self.rules],
             "conditions": dict(self.conditions),
         }
+        if self.several:
+            data["outputs"] = list(self.outputs)
+            data["rules"] = [{"when": dict(rule.when), "then": dict(zip(self.outputs, rule.results, strict=True))}
+                             for rule in self.rules]
+        else:
+            data["output"] = self.output
+            data["rules"] = [{"when": dict(rule.when), "then": rule.then} for rule in self.rules]
+        return data
 
 
 def parse_answer(text: str, model: Model, candidates: list[Candidate]) -> Suggestion:
@@ -102,30 +136,41 @@ def parse_object(data: Any, model: Model, candidates: list[Candidate]) -> Sugges
     if data.get("kind") != KIND:
         raise GeneratorError(f"answer kind: {data.get('kind')!r} is not {KIND!r}")
     for key in sorted(data):
-        if key not in _REQUIRED + _OPTIONAL:
+        if key not in _REQUIRED + _OPTIONAL + _OUTPUT_KEYS:
             raise GeneratorError(f"answer: unknown key {key!r}")
     for key in _REQUIRED:
         if key not in data:
             raise GeneratorError(f"answer: missing key {key!r}")
+    if "output" in data and "outputs" in data:
+        raise GeneratorError("answer: both 'output' and 'outputs'; give 'output' for one output, "
+                             "'outputs' for several")
+    if "output" not in data and "outputs" not in data:
+        raise GeneratorError("answer: missing key 'output' (or 'outputs' for several)")
     gateway = _string(data["gateway"], "gateway")
     candidate = candidate_for(candidates, model, gateway)
     decision_id, decision_name = _decision(data["decision"], model)
     inputs = _inputs(data["inputs"], candidate, model)
-    output = _output(data["output"], inputs)
+    several = "outputs" in data
+    outputs = _outputs(data["outputs"], inputs) if several else (_output(data["output"], inputs, "output"),)
     hit_policy = _string(data.get("hit_policy", DEFAULT_HIT_POLICY), "hit_policy")
     if hit_policy not in HIT_POLICIES:
         raise GeneratorError(f"answer hit_policy: {hit_policy!r} is not one of {', '.join(HIT_POLICIES)}")
-    rules = _rules(data["rules"], inputs)
-    output_variable(model, candidate, output, output_datatype(rules))
-    conditions = _conditions(data["conditions"], candidate, output, model)
+    rules = _rules(data["rules"], inputs, outputs if several else None)
+    for number, name in enumerate(outputs):
+        output_variable(model, candidate, name, values_datatype([rule.results[number] for rule in rules]))
+    conditions = _conditions(data["conditions"], candidate, outputs, model)
     return Suggestion(gateway=gateway, decision_id=decision_id, decision_name=decision_name,
-                      inputs=inputs, output=output, hit_policy=hit_policy, rules=rules,
+                      inputs=inputs, outputs=outputs, hit_policy=hit_policy, rules=rules,
                       conditions=conditions)
 
 
 def output_datatype(rules: tuple[Rule, ...]) -> URIRef:
-    """The datatype the rules' values give the output: one kind, or integers widened to decimal."""
-    values = [rule.then for rule in rules]
+    """The datatype the rules' values give a one-output suggestion's output."""
+    return values_datatype([rule.then for rule in rules])
+
+
+def values_datatype(values: list[Value]) -> URIRef:
+    """The datatype one output's values give it: one kind, or integers widened to decimal."""
     if all(isinstance(v, bool) for v in values):
         return V.XSD.boolean
     if all(isinstance(v, str) for v in values):
@@ -220,16 +265,31 @@ def _inputs(value: Any, candidate: Candidate, model: Model) -> tuple[str, ...]:
     return names
 
 
-def _output(value: Any, inputs: tuple[str, ...]) -> str:
-    output = _string(value, "output")
-    if not output.isidentifier() or keyword.iskeyword(output) or output in ("true", "false"):
-        raise GeneratorError(f"answer output: {output!r} is not a variable name")
+def _output(value: Any, inputs: tuple[str, ...], key: str) -> str:
+    output = _string(value, key)
+    if not output.isidentifier() or keyword.iskeyword(output) or output in ("true", "false", "null"):
+        raise GeneratorError(f"answer {key}: {output!r} is not a variable name")
     if output in inputs:
-        raise GeneratorError(f"answer output: {output} is also an input")
+        raise GeneratorError(f"answer {key}: {output} is also an input")
     return output
 
 
-def _rules(value: Any, inputs: tuple[str, ...]) -> tuple[Rule, ...]:
+def _outputs(value: Any, inputs: tuple[str, ...]) -> tuple[str, ...]:
+    """Several outputs: two to MAX_OUTPUTS distinct variable names (one output is ``output``)."""
+    if not isinstance(value, list) or len(value) < 2:
+        raise GeneratorError("answer outputs: must be an array of at least two variable names "
+                             "(give one output as 'output')")
+    if len(value) > MAX_OUTPUTS:
+        raise GeneratorError(f"answer outputs: more than {MAX_OUTPUTS} outputs")
+    names = tuple(_output(item, inputs, f"outputs[{n}]") for n, item in enumerate(value))
+    if len(set(names)) != len(names):
+        raise GeneratorError("answer outputs: an output is named twice")
+    return names
+
+
+def _rules(value: Any, inputs: tuple[str, ...], outputs: tuple[str, ...] | None) -> tuple[Rule, ...]:
+    """The rules; ``outputs`` None for the one-output form (``then`` one value), else each
+    ``then`` is an object of exactly one value per output."""
     if not isinstance(value, list) or not value:
         raise GeneratorError("answer rules: must be a non-empty array")
     rules = []
@@ -253,11 +313,22 @@ def _rules(value: Any, inputs: tuple[str, ...]) -> tuple[Rule, ...]:
             except ExpressionError as exc:
                 raise GeneratorError(str(exc)) from None
             entries.append((name, text.strip() or "-"))
-        rules.append(Rule(when=tuple(entries), then=_then(item["then"], f"{where}.then")))
-    kinds = {_value_kind(rule.then) for rule in rules}
-    if len(kinds) > 1:
-        raise GeneratorError(f"answer rules: the 'then' values mix {' and '.join(sorted(kinds))}")
+        rules.append(Rule(when=tuple(entries), results=_results(item["then"], f"{where}.then", outputs)))
+    for number, name in enumerate(outputs or (None,)):
+        kinds = {_value_kind(rule.results[number]) for rule in rules}
+        if len(kinds) > 1:
+            what = f"the 'then' values of {name}" if name is not None else "the 'then' values"
+            raise GeneratorError(f"answer rules: {what} mix {' and '.join(sorted(kinds))}")
     return tuple(rules)
+
+
+def _results(value: Any, where: str, outputs: tuple[str, ...] | None) -> tuple[Value, ...]:
+    if outputs is None:
+        return (_then(value, where),)
+    if not isinstance(value, dict) or sorted(value) != sorted(outputs):
+        raise GeneratorError(f"{where}: must be an object with one value for each output "
+                             f"({', '.join(outputs)})")
+    return tuple(_then(value[name], f"{where}.{name}") for name in outputs)
 
 
 def _then(value: Any, where: str) -> Value:
@@ -279,7 +350,8 @@ def _value_kind(value: Value) -> str:
     return "strings" if isinstance(value, str) else "numbers"
 
 
-def _conditions(value: Any, candidate: Candidate, output: str, model: Model) -> tuple[tuple[str, str], ...]:
+def _conditions(value: Any, candidate: Candidate, outputs: tuple[str, ...],
+                model: Model) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict):
         raise GeneratorError("answer conditions: must be an object of flow id to condition")
     outgoing = list(candidate.conditional_flows)
@@ -303,8 +375,9 @@ def _conditions(value: Any, candidate: Candidate, output: str, model: Model) -> 
             condition = parse_condition(text, where=f"answer conditions.{flow_id}")
         except ExpressionError as exc:
             raise GeneratorError(str(exc)) from None
-        if condition.names != {output}:
-            raise GeneratorError(f"answer conditions.{flow_id}: must read only the output {output}, "
+        if not condition.names or not condition.names <= set(outputs):
+            what = f"the output {outputs[0]}" if len(outputs) == 1 else f"the outputs ({', '.join(outputs)})"
+            raise GeneratorError(f"answer conditions.{flow_id}: must read only {what}, "
                                  f"not {', '.join(sorted(condition.names)) or 'nothing'}")
         try:
             written = condition.in_dialect(candidate.dialect)

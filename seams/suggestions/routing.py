@@ -39,7 +39,7 @@ from seams.lang.condition import Condition, parse_condition
 from seams.lang.feel import UnaryTests, parse_literal, parse_unary_tests, sample_values
 from seams.lang.values import kind_of
 from seams.model.loading import Model
-from seams.model.view import Field
+from seams.model.view import Decision, Field
 from seams.suggestions.answer import Suggestion, feel_literal
 from seams.suggestions.candidates import Candidate, candidate_with
 
@@ -62,15 +62,15 @@ class RoutingTable:
 
     decision_id: str
     inputs: tuple[str, ...]  # input names, in column order
-    output: str
+    outputs: tuple[str, ...]  # output names (the process variables they set), in column order
     hit_policy: str
-    rules: tuple[tuple[tuple[str, ...], str], ...]  # (unary tests per input, output literal)
+    rules: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]  # (unary tests per input, literal per output)
 
     @classmethod
     def of(cls, suggestion: Suggestion) -> RoutingTable:
         """The table a suggestion asks for (what seams_edit writes into the DMN file)."""
-        return cls(suggestion.decision_id, suggestion.inputs, suggestion.output, suggestion.hit_policy,
-                   tuple((tuple(text for _, text in rule.when), feel_literal(rule.then))
+        return cls(suggestion.decision_id, suggestion.inputs, suggestion.outputs, suggestion.hit_policy,
+                   tuple((tuple(text for _, text in rule.when), tuple(feel_literal(v) for v in rule.results))
                          for rule in suggestion.rules))
 
 
@@ -92,7 +92,7 @@ def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
             boundaries[name].extend(bounds)
     domains = [_samples(model, candidate.known.get(name), tests[name], boundaries[name]) for name in names]
     table = [(tuple(parse_unary_tests(text, where=name) for name, text in zip(decision.inputs, entries, strict=True)),
-              parse_literal(output, where="then")) for entries, output in decision.rules]
+              tuple(parse_literal(output, where="then") for output in outputs)) for entries, outputs in decision.rules]
     new_conditions = {flow: parse_condition(text, where=flow) for flow, text in conditions.items()}
     order = [flow.id for flow in candidate.flows]
 
@@ -112,7 +112,8 @@ def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
             findings.append(Finding(KIND, candidate.element_id, decision.decision_id,
                                     f"{_render(env)} matches rules {rules} of a UNIQUE table"))
         else:
-            decided = {decision.output: table[hits[0]][1] if hits else None}
+            results = table[hits[0]][1] if hits else (None,) * len(decision.outputs)
+            decided = dict(zip(decision.outputs, results, strict=True))
             try:
                 after = taken(candidate, new_conditions, decided)
             except ExpressionError as exc:
@@ -166,13 +167,32 @@ def routing_of_record(model: Model, record: Mapping[str, object]) -> RoutingResu
         problem = problems[0] if problems else None
         raise SeamsError(f"decision {decision_id}: "
                          f"{problem.message if problem else 'not a decision table seams evaluates'}")
-    if len(table.outputs) != 1:
-        raise SeamsError(f"decision {decision_id}: has {len(table.outputs)} outputs, the routing reads one")
-    routing = RoutingTable(decision_id, table.inputs, table.outputs[0].name, table.hit_policy,
-                           tuple((rule.inputs, rule.outputs[0]) for rule in table.rules))
+    names = _output_variables(model, found[0], table.output_names)
+    routing = RoutingTable(decision_id, table.inputs, names, table.hit_policy,
+                           tuple((rule.inputs, rule.outputs) for rule in table.rules))
     new = {flow.id: flow.condition for flow in candidate.flows
            if flow.id != candidate.default and flow.condition is not None}
     return compare_routing(model, candidate, routing, new)
+
+
+def _output_variables(model: Model, decision: Decision, columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The process variable each output column sets (its ``dec:output``): the names the
+    gateway's new conditions read. A table of one output sets it whatever its column's name."""
+    view = model.view
+    by_column = {o.variable: view.variable_name(o.process_variable) for o in decision.outputs
+                 if o.variable is not None and o.process_variable is not None}
+    if len(columns) == 1 and len(decision.outputs) == 1 and decision.outputs[0].process_variable is not None:
+        name = view.variable_name(decision.outputs[0].process_variable)
+        if name is not None:
+            return (name,)
+    names = []
+    for column in columns:
+        name = by_column.get(column) or (column if len(columns) == 1 else None)
+        if name is None:
+            raise SeamsError(f"decision {decision.element_id}: output {column!r} has no dec:output "
+                             "with a dec:processVariable")
+        names.append(name)
+    return tuple(names)
 
 
 def taken(candidate: Candidate, conditions: dict[str, Condition], env: dict[str, object]) -> list[str]:

@@ -32,7 +32,7 @@ def draft_subject(prompt: str) -> str:
 
 
 def suggest_subject(prompt: str) -> str:
-    """suggest-v1 and -v2: the BPMN id of the first candidate gateway in the gateways block."""
+    """suggest-v1 to -v3: the BPMN id of the first candidate gateway in the gateways block."""
     return json.loads(data_blocks(prompt)["gateways"])[0]["gateway"]
 
 
@@ -47,6 +47,7 @@ SUBJECTS = {
     "draft-generator-v1.txt": generator_subject,
     "suggest-v1.txt": suggest_subject,
     "suggest-v2.txt": suggest_subject,
+    "suggest-v3.txt": suggest_subject,
 }
 
 # The handler an LLM wrote for ex:RecordLeave from its draft-v1 prompt,
@@ -65,6 +66,8 @@ def handle(inputs, bindings):
 # The condition-to-dmn suggestion an LLM made for Gateway_Escalate from its
 # suggest-v2 prompt: the "long or unpaid" rule as a decision table. The
 # Camunda 8 variant: the gateway's conditions are FEEL, so the answer's are too.
+# suggest-v3 only adds the several-outputs form to v2; this one-output answer is
+# replayed for it.
 ESCALATION = """```json
 {
   "kind": "condition-to-dmn",
@@ -141,6 +144,7 @@ ANSWERS = {
     ("draft-v1.txt", "https://example.org/leave/RecordLeave"): RECORD_LEAVE,
     ("draft-generator-v1.txt", "variables.md"): VARIABLES_GENERATOR,
     ("suggest-v2.txt", "Gateway_Escalate"): ESCALATION,
+    ("suggest-v3.txt", "Gateway_Escalate"): ESCALATION,
 }
 
 

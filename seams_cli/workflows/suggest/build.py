@@ -19,7 +19,15 @@ copied from what the model already does:
 * the task and decision IRIs are ``<base><BPMN id>`` and ``<base><DMN id>``;
   the task carries seam:reads / seam:writes when the existing business-rule
   tasks do (both when there are none);
-* the output variable has the rdf:types every existing variable has.
+* each output variable has the rdf:types every existing variable has.
+
+A table of several outputs returns a context; the task keeps it in a result
+variable (``<decision id as a name>_result``) and maps each output onto its
+own process variable, as each engine does it: Camunda 7
+``mapDecisionResult="singleResult"`` and a ``camunda:outputParameter`` per
+output (``${<result>.<output>}``), Camunda 8 a ``zeebe:output`` per output
+(``=<result>.<output>``) beside ``zeebe:calledDecision``. In the model each
+output has its own ``dec:output`` (docs/suggest.md).
 """
 
 from __future__ import annotations
@@ -33,8 +41,10 @@ from rdflib import BNode, Literal, URIRef
 
 from seams import vocab as V
 from seams.errors import EditError, GeneratorError
+from seams.generators.pysource import snake_name
+from seams.lang.condition import parse_condition
 from seams.model.loading import Model, PayloadFile
-from seams.suggestions.answer import Suggestion, feel_literal, output_datatype, output_variable
+from seams.suggestions.answer import Suggestion, feel_literal, output_variable
 from seams.suggestions.candidates import Candidate, candidate_for, find_candidates
 from seams_edit import Patch, apply_patch
 from seams_edit.bpmn import insert_task_before, outcome_name, set_condition
@@ -46,6 +56,8 @@ TYPE_REFS = {V.XSD.string: "string", V.XSD.integer: "integer", V.XSD.decimal: "n
 """DMN typeRef per variable datatype (FEEL's names; ``integer`` as Camunda writes it)."""
 DEFAULT_MAP_RESULT = "singleEntry"
 """camunda:mapDecisionResult for a one-output table when no existing task shows another."""
+CONTEXT_MAP_RESULT = "singleResult"
+"""camunda:mapDecisionResult for a table of several outputs: one rule's outputs as a map."""
 
 
 def _camunda(local: str) -> str:
@@ -97,12 +109,14 @@ class _Builder:
             if (iri, None, None) in self.model.union:
                 raise GeneratorError(f"{self.model.qname(iri)}: the model already has this subject")
         dmn_iri, dmn_path, dmn_data = self._dmn_payload(bpmn)
-        output_iri, output_is_new = output_variable(self.model, self.candidate, s.output,
-                                                    output_datatype(s.rules))
-        if output_is_new:
-            self._variable(output_iri)
-        self._task(task_iri, task_id, decision_iri, output_iri)
-        self._decision(decision_iri, dmn_iri, output_iri)
+        output_iris = []
+        for name, datatype in zip(s.outputs, s.datatypes(), strict=True):
+            output_iri, output_is_new = output_variable(self.model, self.candidate, name, datatype)
+            if output_is_new:
+                self._variable(output_iri, name, datatype)
+            output_iris.append(output_iri)
+        self._task(task_iri, task_id, decision_iri, output_iris)
+        self._decision(decision_iri, dmn_iri, output_iris)
         return Change(patch=Patch(add=tuple(self.quads)), payloads={
             bpmn.path: self._bpmn_text(bpmn, task_id),
             dmn_path: self._dmn_text(dmn_data, self.model.project.relative(dmn_path)),
@@ -110,16 +124,18 @@ class _Builder:
 
     # -- TriG facts
 
-    def _variable(self, iri: URIRef) -> None:
+    def _variable(self, iri: URIRef, name: str, datatype: URIRef) -> None:
+        """A new output variable, labelled by the decision's name (and its output's, when several)."""
         kinds = [set(self.model.union.objects(v, V.RDF.type)) for v in self.view.variables]
         common = set.intersection(*kinds) if kinds else {V.Variable}
         for kind in [V.Variable, *sorted(common - {V.Variable}, key=str)]:
             self.add(iri, V.RDF.type, kind)
-        self.add(iri, V.RDFS.label, Literal(self.suggestion.decision_name))
-        self.add(iri, V.name, Literal(self.suggestion.output))
-        self.add(iri, V.datatype, output_datatype(self.suggestion.rules))
+        label = self.suggestion.decision_name
+        self.add(iri, V.RDFS.label, Literal(f"{label}: {name}" if self.suggestion.several else label))
+        self.add(iri, V.name, Literal(name))
+        self.add(iri, V.datatype, datatype)
 
-    def _task(self, iri: URIRef, task_id: str, decision: URIRef, output: URIRef) -> None:
+    def _task(self, iri: URIRef, task_id: str, decision: URIRef, outputs: list[URIRef]) -> None:
         existing = [t.iri for t in self.view.tasks.values() if t.kind == V.BusinessRuleTask]
         carried = {p for t in existing for p in self.model.union.predicates(t, None)}
         self.add(iri, V.RDF.type, V.BusinessRuleTask)
@@ -131,9 +147,10 @@ class _Builder:
             for name in self.suggestion.inputs:
                 self.add(iri, V.reads, self.candidate.known[name])
         if not existing or V.writes in carried:
-            self.add(iri, V.writes, output)
+            for output in outputs:
+                self.add(iri, V.writes, output)
 
-    def _decision(self, iri: URIRef, payload: URIRef, output: URIRef) -> None:
+    def _decision(self, iri: URIRef, payload: URIRef, outputs: list[URIRef]) -> None:
         s = self.suggestion
         self.add(iri, V.RDF.type, V.Decision)
         self.add(iri, V.RDFS.label, Literal(s.decision_name))
@@ -142,15 +159,18 @@ class _Builder:
         nodes = [BNode(f"{s.decision_id}_input_{n}") for n in range(1, len(s.inputs) + 1)]
         for node in nodes:
             self.add(iri, V.dec_input, node)
-        out = BNode(f"{s.decision_id}_output")
-        self.add(iri, V.dec_output, out)
+        outs = [BNode(f"{s.decision_id}_output")] if not s.several else \
+            [BNode(f"{s.decision_id}_output_{n}") for n in range(1, len(s.outputs) + 1)]
+        for out in outs:
+            self.add(iri, V.dec_output, out)
         for name in s.inputs:
             self.add(iri, V.reads, self.candidate.known[name])
         for node, name in zip(nodes, s.inputs, strict=True):
             self.add(node, V.dec_variable, Literal(name))
             self.add(node, V.dec_fromPath, self.candidate.known[name])
-        self.add(out, V.dec_variable, Literal(s.output))
-        self.add(out, V.dec_processVariable, output)
+        for out, name, output in zip(outs, s.outputs, outputs, strict=True):
+            self.add(out, V.dec_variable, Literal(name))
+            self.add(out, V.dec_processVariable, output)
 
     # -- payloads
 
@@ -191,9 +211,16 @@ class _Builder:
             variable = self.view.variables[self.candidate.known[name]]
             type_ref = TYPE_REFS.get(variable.datatype, "string") if variable.datatype is not None else "string"
             inputs.append((variable.label or name, name, type_ref))
-        rules = [([text for _, text in rule.when], feel_literal(rule.then)) for rule in s.rules]
-        add_decision(payload, decision_id=s.decision_id, name=s.decision_name, hit_policy=s.hit_policy,
-                     inputs=inputs, output=(s.output, TYPE_REFS[output_datatype(s.rules)]), rules=rules)
+        columns = [(name, TYPE_REFS[datatype]) for name, datatype in zip(s.outputs, s.datatypes(), strict=True)]
+        if s.several:
+            add_decision(payload, decision_id=s.decision_id, name=s.decision_name, hit_policy=s.hit_policy,
+                         inputs=inputs, outputs=columns,
+                         rules=[([text for _, text in rule.when], [feel_literal(v) for v in rule.results])
+                                for rule in s.rules])
+        else:
+            add_decision(payload, decision_id=s.decision_id, name=s.decision_name, hit_policy=s.hit_policy,
+                         inputs=inputs, output=columns[0],
+                         rules=[([text for _, text in rule.when], feel_literal(rule.then)) for rule in s.rules])
         return save_payload(payload)
 
     def _bpmn_text(self, bpmn: PayloadFile, task_id: str) -> bytes:
@@ -203,12 +230,15 @@ class _Builder:
         insert_task_before(payload, s.gateway, tag="businessRuleTask", task_id=task_id, name=s.decision_name,
                            attributes=attributes, children=children)
         for flow_id, text in s.conditions:  # a flow's name described its old condition (docs/edit.md)
-            set_condition(payload, flow_id, text, name=outcome_name(text, s.output))
+            read = sorted(parse_condition(text, where=flow_id).names)
+            set_condition(payload, flow_id, text, name=outcome_name(text, read[0] if len(read) == 1 else s.output))
         return save_payload(payload)
 
     def _decision_reference(self, bpmn: PayloadFile) -> tuple[dict[str, str], list[etree._Element]]:
         """How the new task names its decision: as the payload's first business-rule task does."""
         s = self.suggestion
+        if s.several:
+            return self._context_reference(bpmn)
         for task in bpmn.tree.getroot().iter(f"{{{V.BPMN_NS}}}businessRuleTask"):
             if task.find(f".//{{{V.ZEEBE_NS}}}calledDecision") is not None:
                 extension = etree.Element(f"{{{V.BPMN_NS}}}extensionElements")
@@ -221,6 +251,40 @@ class _Builder:
                 return {key: values[key] for key in task.attrib if values.get(key) is not None}, []
         return {_camunda("resultVariable"): s.output, _camunda("decisionRef"): s.decision_id,
                 _camunda("mapDecisionResult"): DEFAULT_MAP_RESULT}, []
+
+    def _context_reference(self, bpmn: PayloadFile) -> tuple[dict[str, str], list[etree._Element]]:
+        """A table of several outputs: its context kept in a result variable, each output mapped
+        onto its process variable by the engine's output mapping (Camunda 8 when the payload's
+        business-rule tasks call decisions with zeebe:calledDecision, else Camunda 7)."""
+        s = self.suggestion
+        result = self.result_variable()
+        extension = etree.Element(f"{{{V.BPMN_NS}}}extensionElements")
+        zeebe = any(task.find(f".//{{{V.ZEEBE_NS}}}calledDecision") is not None
+                    for task in bpmn.tree.getroot().iter(f"{{{V.BPMN_NS}}}businessRuleTask"))
+        if zeebe:
+            etree.SubElement(extension, f"{{{V.ZEEBE_NS}}}calledDecision",
+                             {"decisionId": s.decision_id, "resultVariable": result})
+            mapping = etree.SubElement(extension, f"{{{V.ZEEBE_NS}}}ioMapping")
+            for name in s.outputs:
+                etree.SubElement(mapping, f"{{{V.ZEEBE_NS}}}output", {"source": f"={result}.{name}", "target": name})
+            return {}, [extension]
+        mapping = etree.SubElement(extension, _camunda("inputOutput"))
+        for name in s.outputs:
+            etree.SubElement(mapping, _camunda("outputParameter"), {"name": name}).text = f"${{{result}.{name}}}"
+        return {_camunda("resultVariable"): result, _camunda("decisionRef"): s.decision_id,
+                _camunda("mapDecisionResult"): CONTEXT_MAP_RESULT}, [extension]
+
+    def result_variable(self) -> str:
+        """The variable a table of several outputs keeps its context in: named after the decision,
+        and no variable, input or output of the model."""
+        taken = {v.name for v in self.view.variables.values()} | set(self.suggestion.outputs) \
+            | set(self.suggestion.inputs)
+        base = f"{snake_name(self.suggestion.decision_id)}_result"
+        name, number = base, 1
+        while name in taken:
+            number += 1
+            name = f"{base}_{number}"
+        return name
 
     def _task_id(self, bpmn: PayloadFile) -> str:
         """The new task's BPMN id, following the existing task-id / decision-id pattern."""

@@ -1,4 +1,4 @@
-"""Filling ``prompts/suggest-v2.txt`` from the model, the same bytes for the same model.
+"""Filling ``prompts/suggest-v3.txt`` from the model, the same bytes for the same model.
 
 Every piece of model text (labels, conditions, BPMN and DMN elements) goes
 into a DATA block (seams_cli.prompting.quote); JSON is written with sorted
@@ -20,7 +20,7 @@ from seams.model.loading import Model, PayloadFile
 from seams.suggestions.candidates import Candidate
 from seams_cli.llm.prompting import fill, load_template, quote
 
-TEMPLATE = "suggest-v2.txt"
+TEMPLATE = "suggest-v3.txt"
 
 
 def build_prompt(model: Model, candidates: list[Candidate]) -> str:
