@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from seams.runs import FormField
+from seams.runs import FormField, UserTaskInfo
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
@@ -71,3 +71,10 @@ def form_problems(model: Model, task: Task | None, values: Mapping[str, Any]) ->
         if vtype is not None:
             problems += [f"{name!r}: {message}" for _, message in vtype.problems(values[name])]
     return problems
+
+
+def submitted_problems(model: Model, info: UserTaskInfo, values: Mapping[str, Any]) -> list[str]:
+    """:func:`form_problems` for the user task ``info`` describes (what ``user_task_data`` gets)."""
+    task = next((t for t in model.view.tasks.values()
+                 if t.element_id == info.element_id and model.qname(t.iri) == info.subject), None)
+    return form_problems(model, task, values)
