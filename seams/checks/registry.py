@@ -74,11 +74,15 @@ _DECISIONS = Source("seams.checks.decisions", "decision_findings", False)
 _GENERATE = Source("seams.generators.generate", "generate_findings", True)
 _GENERATED = Source("seams.generators.generate", "generated_findings", True)
 _DRAFTS = Source("seams.checks.handler_drafts", "draft_findings", True)
+_ENGINE_BINDINGS = Source("seams.checks.engine_bindings", "engine_binding_findings", True)
 
 MODEL_GATES: tuple[Gate, ...] = (
     Gate("shapes", _SHAPES, ("shape",), about="the seam shapes"),
     Gate("decisions", _DECISIONS, ("decision",), about="decisions, DMN tables, flow conditions"),
     Gate("generate", _GENERATE, ("generate",), about="every configured generator runs"),
+    Gate("engine-bindings", _ENGINE_BINDINGS, ("engine-binding",),
+         about="each service task's zeebe:taskDefinition or camunda:topic names its handler "
+               "(when the zeebe or camunda7 generator is enabled)"),
 )
 """The gates of the model itself, in the order ``seams check`` prints them (``--seams-only model``)."""
 
