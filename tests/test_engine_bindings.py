@@ -98,3 +98,13 @@ def test_seams_check_and_the_pytest_item_report_the_same_line(tmp_path, capsys):
                           timeout=120)
     assert done.returncode == 1, done.stdout + done.stderr
     assert line in done.stdout and "1 failed" in done.stdout
+
+
+def test_the_item_is_collected_only_where_a_worker_generator_is_listed():
+    from pytest_seams.expected import expected_items
+
+    repo = Path(__file__).resolve().parents[1]
+    for variant, collected in (("leave", False), ("leave-c8", True), ("leave-c7", True)):
+        project = load_project(repo / "examples" / variant, env={})
+        items = expected_items(project, load_model(project), task="model")
+        assert ("seams.toml::engine-bindings" in items) is collected, (variant, items)

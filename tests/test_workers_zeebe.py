@@ -172,3 +172,17 @@ def test_the_generated_module_is_deterministic_and_ruff_clean(tmp_path):
                            "--select", "E,F,W,I,B,UP", "--target-version", "py310", "-"],
                           input=committed, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+
+
+def test_two_tasks_with_one_job_type_are_refused_naming_both(tmp_path, capsys):
+    root = tmp_path / "leave-c8"
+    shutil.copytree(REPO / "examples" / "leave-c8", root, ignore=shutil.ignore_patterns(".seams", "__pycache__"))
+    bpmn = root / "model" / "leave.bpmn"
+    bpmn.write_text(bpmn.read_text(encoding="utf-8").replace('type="record-leave"', 'type="check-balance"'),
+                    encoding="utf-8")
+    from seams_cli.main import main
+
+    assert main(["generate", "--project", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "seams generate: generator zeebe: ex:RecordLeave: job type 'check-balance' is also the job type of "
+        "ex:CheckBalance"]

@@ -63,6 +63,11 @@ class Gate:
     lock: bool = False
     about: str = ""
     option: str | None = None  # the pytest option that collects the gate, when not always collected
+    generators: tuple[str, ...] = ()  # collected only when [generate] generators lists one of these
+
+    def applies(self, configured: tuple[str, ...] | None) -> bool:
+        """Whether a project whose ``[generate] generators`` is ``configured`` collects this gate."""
+        return not self.generators or any(name in (configured or ()) for name in self.generators)
 
     @property
     def only_kind(self) -> str | None:
@@ -80,9 +85,8 @@ MODEL_GATES: tuple[Gate, ...] = (
     Gate("shapes", _SHAPES, ("shape",), about="the seam shapes"),
     Gate("decisions", _DECISIONS, ("decision",), about="decisions, DMN tables, flow conditions"),
     Gate("generate", _GENERATE, ("generate",), about="every configured generator runs"),
-    Gate("engine-bindings", _ENGINE_BINDINGS, ("engine-binding",),
-         about="each service task's zeebe:taskDefinition or camunda:topic names its handler "
-               "(when the zeebe or camunda7 generator is enabled)"),
+    Gate("engine-bindings", _ENGINE_BINDINGS, ("engine-binding",), generators=("zeebe", "camunda7"),
+         about="each service task's zeebe:taskDefinition or camunda:topic names its handler"),
 )
 """The gates of the model itself, in the order ``seams check`` prints them (``--seams-only model``)."""
 
@@ -164,6 +168,8 @@ def markdown_table() -> str:
     rows = ["| gate | item | checks | function | finding kinds |", "| --- | --- | --- | --- | --- |"]
     for g in GATES:
         item = f"`seams.toml::{g.name}`" + (f" (`{g.option}`)" if g.option else "")
+        if g.generators:
+            item += " (when `[generate] generators` lists " + " or ".join(f"`{n}`" for n in g.generators) + ")"
         kinds = ", ".join(f"`{kind}`" for kind in g.kinds)
         rows.append(f"| `{g.name}` | {item} | {g.about} | `{g.source.qualname}` | {kinds} |")
     return "\n".join(rows) + "\n"

@@ -62,6 +62,10 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
         job = job_of(engine_binding(model, task)) or handler
         if job in tasks:
             raise GeneratorError(f"{subject}: {what} {job!r} is also the {what} of {tasks[job].subject}")
+        clash = next((t for t in tasks.values() if t.handler.upper() == handler.upper()), None)
+        if clash is not None:  # the module names each task's table <HANDLER>_TASK
+            raise GeneratorError(f"{subject} seam:handler: {handler} differs only in case from the handler "
+                                 f"{clash.handler} of {clash.subject}")
         writes = []
         for iri in task.writes:
             variable = view.variables.get(iri)
