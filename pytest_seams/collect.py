@@ -45,11 +45,12 @@ class Plan:
 def plan(project: Any, model: Any, *, only: Any = None, check: bool = False,
          suggestion: bool = False) -> Plan:
     """The one place that decides the items, for the collector and ``expected_items`` alike."""
+    model_gates = tuple(g for g in MODEL_GATES if g.applies(project.config.generators))
     if only == MODEL_ONLY:
-        return Plan(MODEL_GATES, [], (), routing=suggestion)
+        return Plan(model_gates, [], (), routing=suggestion)
     if only is not None:
         return Plan((), task_specs(project, model, only), ())
-    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else (), routing=suggestion,
+    return Plan(model_gates, task_specs(project, model), LOCK_GATES if check else (), routing=suggestion,
                 scenarios=tuple(scenario_specs(model)))
 
 

@@ -64,6 +64,11 @@ class Gate:
     about: str = ""
     option: str | None = None  # the pytest option that collects the gate, when not always collected
     item: str | None = None  # the item name, when it is not the gate's name (one item per scenario)
+    generators: tuple[str, ...] = ()  # collected only when [generate] generators lists one of these
+
+    def applies(self, configured: tuple[str, ...] | None) -> bool:
+        """Whether a project whose ``[generate] generators`` is ``configured`` collects this gate."""
+        return not self.generators or any(name in (configured or ()) for name in self.generators)
 
     @property
     def only_kind(self) -> str | None:
@@ -75,11 +80,14 @@ _DECISIONS = Source("seams.checks.decisions", "decision_findings", False)
 _GENERATE = Source("seams.generators.generate", "generate_findings", True)
 _GENERATED = Source("seams.generators.generate", "generated_findings", True)
 _DRAFTS = Source("seams.checks.handler_drafts", "draft_findings", True)
+_ENGINE_BINDINGS = Source("seams.checks.engine_bindings", "engine_binding_findings", True)
 
 MODEL_GATES: tuple[Gate, ...] = (
     Gate("shapes", _SHAPES, ("shape",), about="the seam shapes"),
     Gate("decisions", _DECISIONS, ("decision",), about="decisions, DMN tables, flow conditions"),
     Gate("generate", _GENERATE, ("generate",), about="every configured generator runs"),
+    Gate("engine-bindings", _ENGINE_BINDINGS, ("engine-binding",), generators=("zeebe", "camunda7"),
+         about="each service task's zeebe:taskDefinition or camunda:topic names its handler"),
 )
 """The gates of the model itself, in the order ``seams check`` prints them (``--seams-only model``)."""
 
@@ -169,6 +177,8 @@ def markdown_table() -> str:
     rows = ["| gate | item | checks | function | finding kinds |", "| --- | --- | --- | --- | --- |"]
     for g in GATES:
         item = f"`seams.toml::{g.item or g.name}`" + (f" (`{g.option}`)" if g.option else "")
+        if g.generators:
+            item += " (when `[generate] generators` lists " + " or ".join(f"`{n}`" for n in g.generators) + ")"
         kinds = ", ".join(f"`{kind}`" for kind in g.kinds)
         rows.append(f"| `{g.name}` | {item} | {g.about} | `{g.source.qualname}` | {kinds} |")
     return "\n".join(rows) + "\n"

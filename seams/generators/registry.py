@@ -3,8 +3,9 @@
 Built-ins are registered as ordinary plugins under their names. Installed
 generator packages register through the entry point group
 ``seams.generators`` and are loaded (``load_setuptools_entrypoints``) only
-when ``[generate] generators`` lists them: the default is every built-in and
-nothing installed, so installing a package never changes what an existing
+when ``[generate] generators`` lists them: the default is the built-ins
+``stubs`` and ``decisions`` and nothing installed (the worker generators
+``zeebe`` and ``camunda7`` run only when listed), so installing a package never changes what an existing
 project generates, and a broken package breaks only the projects that chose
 it. A built-in name wins over an installed package of the same name.
 """
@@ -21,13 +22,19 @@ import pluggy
 
 from seams.errors import GeneratorError, ProjectError, SeamsError
 from seams.generators import hookspecs
+from seams.generators.camunda7 import Camunda7Generator
 from seams.generators.decisions import DecisionsGenerator
 from seams.generators.stubs import StubsGenerator
+from seams.generators.zeebe import ZeebeGenerator
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
 
-BUILTINS: dict[str, type] = {"stubs": StubsGenerator, "decisions": DecisionsGenerator}
+BUILTINS: dict[str, type] = {"stubs": StubsGenerator, "decisions": DecisionsGenerator,
+                              "zeebe": ZeebeGenerator, "camunda7": Camunda7Generator}
+DEFAULT_BUILTINS: tuple[str, ...] = ("stubs", "decisions")
+"""What runs without ``[generate] generators``: the worker generators (``zeebe``, ``camunda7``)
+write code for one engine and run only when the project lists them."""
 
 
 @dataclass(frozen=True)
@@ -45,8 +52,8 @@ def installed_names() -> list[str]:
 
 
 def selected_names(configured: tuple[str, ...] | None) -> list[str]:
-    """``[generate] generators`` in order (duplicates dropped), or every built-in."""
-    return list(dict.fromkeys(configured)) if configured is not None else list(BUILTINS)
+    """``[generate] generators`` in order (duplicates dropped), or the default built-ins."""
+    return list(dict.fromkeys(configured)) if configured is not None else list(DEFAULT_BUILTINS)
 
 
 def run(names: list[str], model: Model, out_dir: Path, *, source: str) -> list[Outcome]:

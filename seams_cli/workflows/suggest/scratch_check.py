@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from seams.checks.registry import MODEL_GATE_NAMES, ROUTING
+from seams.checks.registry import MODEL_GATES, ROUTING
 from seams.errors import GeneratorError
 from seams.model.loading import Model
 from seams.project.layout import Project
@@ -26,7 +26,12 @@ from seams_cli.workflows.suggest.store import json_bytes
 from seams_edit import apply
 
 RECORD_NAME = "suggestion.json"
-GATES = (*MODEL_GATE_NAMES, ROUTING.name)
+
+
+def gates_of(project: Project) -> tuple[str, ...]:
+    """The gates the scratch session collects for ``project``: its model gates (a gate tied to a
+    generator only when the project lists it, seams.checks.registry) and the routing item."""
+    return (*(g.name for g in MODEL_GATES if g.applies(project.config.generators)), ROUTING.name)
 
 
 def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes],
@@ -46,4 +51,4 @@ def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes],
                              args=[f"--seams-suggestion={record_path}"])
         if result.timed_out:
             raise GeneratorError(f"the scratch check timed out after {timeout:g} s")
-        return {v.gate: v for v in gate_verdicts(result, GATES, scratch_root=scratch.root)}
+        return {v.gate: v for v in gate_verdicts(result, gates_of(project), scratch_root=scratch.root)}

@@ -1,0 +1,81 @@
+"""Gate ``engine-bindings``: every service task is bound, in its BPMN, to the engine its workers serve.
+
+A generated workers module subscribes to one job type (Camunda 8) or topic
+(Camunda 7) per service task; the process deploys as drawn only when each
+service task's element carries that binding and it names the task's handler.
+The gate applies only where the project asked for workers: ``zeebe`` in
+``[generate] generators`` checks the Camunda 8 bindings, ``camunda7`` the
+Camunda 7 ones, and a project that lists neither gets no finding of this kind
+(docs/generators.md, "Workers for real engines").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from seams.findings import Finding
+from seams.model.engine import EngineBinding, engine_binding, job_names
+
+if TYPE_CHECKING:
+    from seams.model.loading import Model
+    from seams.model.view import Task
+    from seams.project.layout import Project
+
+KIND = "engine-binding"
+
+
+def engine_binding_findings(project: Project, model: Model) -> list[Finding]:
+    """Kind ``engine-binding``: one finding per service task whose engine binding is missing or
+    names another handler, for each engine whose generator the project lists."""
+    generators = project.config.generators or ()
+    engines = [engine for engine in ("zeebe", "camunda7") if engine in generators]
+    if not engines:
+        return []
+    findings = []
+    for task in sorted(model.view.service_tasks(), key=lambda t: str(t.iri)):
+        if not task.handler:
+            continue  # the seam shapes report a service task without a handler
+        binding = engine_binding(model, task)
+        if binding.bpmn_file is None or not binding.element_found:
+            continue  # the shapes and decision checks report a task that is not in its BPMN
+        for engine in engines:
+            problem = _zeebe_problem(task, binding) if engine == "zeebe" else _camunda7_problem(task, binding)
+            if problem:
+                findings.append(Finding(KIND, model.qname(task.iri), None,
+                                        f"{binding.bpmn_file} {task.element_id}: {problem}"))
+    return findings
+
+
+def _names(handler: str) -> str:
+    return " or ".join(job_names(handler))
+
+
+def _zeebe_problem(task: Task, binding: EngineBinding) -> str | None:
+    handler = task.handler or ""
+    wanted = job_names(handler)[-1]
+    if not binding.has_task_definition:
+        return (f"no zeebe:taskDefinition (the zeebe generator is enabled); add "
+                f'<zeebe:taskDefinition type="{wanted}" /> to its extensionElements')
+    if not binding.zeebe_type:
+        return f'zeebe:taskDefinition has no type; set type="{wanted}"'
+    if binding.zeebe_type.startswith("="):
+        return (f"zeebe:taskDefinition type {binding.zeebe_type!r} is an expression; a generated worker "
+                f'subscribes to a fixed job type: set type="{wanted}"')
+    if binding.zeebe_type not in job_names(handler):
+        return (f"zeebe:taskDefinition type {binding.zeebe_type!r} does not name the handler {handler} "
+                f"(use {_names(handler)})")
+    return None
+
+
+def _camunda7_problem(task: Task, binding: EngineBinding) -> str | None:
+    handler = task.handler or ""
+    wanted = job_names(handler)[-1]
+    if binding.camunda_type != "external":
+        return (f'not an external task (the camunda7 generator is enabled); set camunda:type="external" '
+                f'camunda:topic="{wanted}"')
+    topic = (binding.camunda_topic or "").strip()
+    if not topic:
+        return f'no camunda:topic; set camunda:topic="{wanted}"'
+    if topic not in job_names(handler):
+        return f"camunda:topic {topic!r} does not name the handler {handler} (use {_names(handler)})"
+    return None

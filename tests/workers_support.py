@@ -1,0 +1,74 @@
+"""A copy of an engine variant of the example, its workers module imported in this process.
+
+The worker tests drive the generated job functions with the engine
+libraries' own objects (pyzeebe's Job and JobController, the Camunda 7
+client's ExternalTask) and never open a connection. The copy gets a
+``workers_bindings.py`` and the second handler; each test writes the handler
+bodies it needs, and the imported project modules (``handlers``,
+``workers_bindings``, ``generated``) are dropped from ``sys.modules`` before
+and after, so no test sees another's handler.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from seams_cli.main import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+BINDINGS = '''\
+"""The bindings the workers hand to the handlers: fakes that record each call."""
+
+CALLS = []
+
+
+class Bindings:
+    def balances(self, employee, leave_type):
+        CALLS.append(("balances", employee, leave_type))
+        return 12.5
+
+    def calendar(self, employee, days, leave_type):
+        CALLS.append(("calendar", employee, days, leave_type))
+        return "BK-1042"
+
+
+def bindings():
+    CALLS.append(("bindings()",))
+    return Bindings()
+'''
+
+RECORD_LEAVE = '''\
+def handle(inputs, bindings):
+    return {"booking_ref": bindings.calendar(inputs["employee"], inputs["days"], inputs["leave_type"])}
+'''
+
+PROJECT_MODULES = ("handlers", "workers_bindings", "generated")
+
+
+def forget_project_modules() -> None:
+    for name in list(sys.modules):
+        if name.split(".")[0] in PROJECT_MODULES:
+            del sys.modules[name]
+
+
+def engine_project(tmp_path: Path, variant: str) -> Path:
+    """A copy of examples/<variant> with its workers' bindings and both handlers, generated afresh."""
+    root = tmp_path / variant
+    shutil.copytree(REPO / "examples" / variant, root, ignore=shutil.ignore_patterns(".seams", "__pycache__"))
+    (root / "workers_bindings.py").write_text(BINDINGS, encoding="utf-8")
+    (root / "handlers" / "record_leave.py").write_text(RECORD_LEAVE, encoding="utf-8")
+    assert main(["generate", "--project", str(root)]) == 0
+    return root
+
+
+def import_workers(root: Path, module: str) -> ModuleType:
+    """``generated.<module>`` of the project at ``root``, with the root on sys.path."""
+    forget_project_modules()
+    sys.path.insert(0, str(root))
+    importlib.invalidate_caches()
+    return importlib.import_module(f"generated.{module}")
