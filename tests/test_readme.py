@@ -27,7 +27,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
-WALK = Path("/tmp/leave-walk")
+WALK = "/tmp/leave-walk"  # where the README walks; the test walks in a private copy of that path
 
 
 def _blocks(after: str) -> list[str]:
@@ -73,25 +73,22 @@ def _environment(tmp_path: Path) -> dict[str, str]:
 def test_the_walkthrough_runs_as_written_and_ends_green(tmp_path):
     env = _environment(tmp_path)
     where = tmp_path / "pwd"  # each command says where a ``cd`` left the shell, for the next one
-    shutil.rmtree(WALK, ignore_errors=True)
+    walk = tmp_path / "leave-walk"  # not /tmp itself: two test runs at once must not share it
     cwd, printed, transcript, command = REPO, "", "", ""
-    try:
-        for command in _commands(_blocks("## Walkthrough on the example")[0]):
-            if "<id>" in command:
-                ident = re.findall(r"^suggestion ([0-9a-f]{64})$", transcript, flags=re.M)[-1]
-                command = command.replace("<id>", ident)
-            result = subprocess.run(["bash", "-c", f'set -e; {command}; pwd > "{where}"'], cwd=cwd, env=env,
-                                    capture_output=True, text=True, timeout=300, check=False)
-            assert result.returncode == 0, f"$ {command}\n{result.stdout}\n{result.stderr}"
-            cwd, printed = Path(where.read_text().strip()), result.stdout
-            transcript += printed
-            if command.startswith("pip install ./seams-"):  # the step the README gives in words
-                config = WALK / "seams.toml"
-                config.write_text(config.read_text().replace('generators = ["stubs", "decisions"]',
-                                                             'generators = ["stubs", "decisions", "variables"]'))
-        assert command.endswith("pytest -q") and " passed" in printed and "failed" not in printed, printed
-    finally:
-        shutil.rmtree(WALK, ignore_errors=True)
+    for command in (c.replace(WALK, str(walk)) for c in _commands(_blocks("## Walkthrough on the example")[0])):
+        if "<id>" in command:
+            ident = re.findall(r"^suggestion ([0-9a-f]{64})$", transcript, flags=re.M)[-1]
+            command = command.replace("<id>", ident)
+        result = subprocess.run(["bash", "-c", f'set -e; {command}; pwd > "{where}"'], cwd=cwd, env=env,
+                                capture_output=True, text=True, timeout=300, check=False)
+        assert result.returncode == 0, f"$ {command}\n{result.stdout}\n{result.stderr}"
+        cwd, printed = Path(where.read_text().strip()), result.stdout
+        transcript += printed
+        if command.startswith("pip install ./seams-"):  # the step the README gives in words
+            config = walk / "seams.toml"
+            config.write_text(config.read_text().replace('generators = ["stubs", "decisions"]',
+                                                         'generators = ["stubs", "decisions", "variables"]'))
+    assert command.endswith("pytest -q") and " passed" in printed and "failed" not in printed, printed
 
 
 def test_ci_runs_the_readme_test_command():
