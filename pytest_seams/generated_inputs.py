@@ -35,8 +35,6 @@ from seams.lang.field_values import constraint_problems, datatype_problem
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from pytest_seams.acceptance import TaskSpec
-
 BOUND = 10**9  # numbers stay within +-BOUND when the form fields give no bound
 DECIMAL_PLACES = 4
 TEXT_SIZE = 24  # characters of a generated string with no length constraint
@@ -55,7 +53,7 @@ class CaseFailed(Exception):
         self.given, self.replies, self.problems = given, replies, problems
 
 
-def contract_on_generated_inputs(handle: Any, spec: TaskSpec) -> tuple[list[tuple[str, str]], str]:
+def contract_on_generated_inputs(handle: Any, spec: Any) -> tuple[list[tuple[str, str]], str]:
     """(problems, detail text) of the first generated input that breaks the contract, shrunk;
     ([], "") when all of ``spec.generated_cases`` pass (or there are none to try)."""
     if spec.generated_cases <= 0:
@@ -97,7 +95,7 @@ def contract_on_generated_inputs(handle: Any, spec: TaskSpec) -> tuple[list[tupl
     return [], ""
 
 
-def detail(spec: TaskSpec, failed: CaseFailed) -> str:
+def detail(spec: Any, failed: CaseFailed) -> str:
     """The lines after the first: the whole failing input, and how to try it again."""
     lines = ["the failing generated input (shrunk; the same every run):",
              f"  given   {failed.given!r}", f"  replies {failed.replies!r}"]
@@ -109,7 +107,7 @@ def detail(spec: TaskSpec, failed: CaseFailed) -> str:
 # ---------------------------------------------------------------- strategies
 
 
-def case_strategy(spec: TaskSpec) -> SearchStrategy:
+def case_strategy(spec: Any) -> SearchStrategy:
     """(given, replies): every read input, and a reply for every binding the task uses."""
     from hypothesis import strategies as st
 
@@ -119,7 +117,7 @@ def case_strategy(spec: TaskSpec) -> SearchStrategy:
     return st.tuples(given, replies)
 
 
-def reply_strategy(spec: TaskSpec, binding: str) -> SearchStrategy:
+def reply_strategy(spec: Any, binding: str) -> SearchStrategy:
     """A value of the binding's declared result; else one of the examples' replies; else null."""
     from hypothesis import strategies as st
 

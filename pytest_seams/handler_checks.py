@@ -26,6 +26,7 @@ from seams.lang.field_values import (  # noqa: F401  (re-exported: tests and RUN
     same,
     show,
 )
+from seams.lang.replies import bind_arguments, reply_entries
 
 
 class Inputs(Mapping):
@@ -141,29 +142,6 @@ class Bindings:
         return [show_call(name, entry.get("args", []), entry.get("kwargs", {}))
                 for name, reply in self._replies.items() for index, entry in enumerate(reply_entries(reply) or ())
                 if (name, index) not in self._used]
-
-
-def reply_entries(reply):
-    """The entries of a binding's reply in the list form, or None for the one-reply form: a
-    non-empty list of objects, each with ``reply`` and nothing but ``args``/``kwargs`` besides."""
-    if not isinstance(reply, list) or not reply:
-        return None
-    if all(isinstance(e, Mapping) and "reply" in e and set(e) <= {"args", "kwargs", "reply"} for e in reply):
-        return reply
-    return None
-
-
-def bind_arguments(names, args, kwargs):
-    """``{parameter: value}`` of a call against the declared parameter names (positional in
-    order, then by keyword), or None when it passes too many or unknown or repeated ones."""
-    if len(args) > len(names):
-        return None
-    named = dict(zip(names, args))
-    for key, value in kwargs.items():
-        if key not in names or key in named:
-            return None
-        named[key] = value
-    return named
 
 
 def call_matches(entry, args, kwargs, parameters, named):
