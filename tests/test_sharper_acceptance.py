@@ -296,3 +296,25 @@ def test_seams_check_names_reply_entries_that_cannot_match(tmp_path):
         'shape ex:RecordLeave seam:example: "unpaid leave is booked": seam:replies "calendar": an entry has '
         "'arg'; a reply entry has only args, kwargs and reply (as it is, the list is one reply)",
     ], lines
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("-1", "acceptance.generated_cases must be a whole number from 0 to 10000, not -1"),
+    ('"25"', "acceptance.generated_cases has the wrong type (str)"),
+    ("true", "acceptance.generated_cases has the wrong type (bool)"),
+])
+def test_the_number_of_generated_inputs_is_checked_in_the_config(tmp_path, value, message):
+    from seams.errors import ProjectError
+
+    root = copy_example(tmp_path)
+    (root / "seams.toml").write_text((root / "seams.toml").read_text() + f"\n[acceptance]\ngenerated_cases = {value}\n")
+    with pytest.raises(ProjectError, match=re.escape(message)):
+        load_project(root)
+
+
+def test_no_generated_inputs_when_turned_off(tmp_path):
+    root = copy_example(tmp_path)
+    (root / "seams.toml").write_text((root / "seams.toml").read_text() + "\n[acceptance]\ngenerated_cases = 0\n")
+    spec = _spec(root, "record_leave")
+    assert spec.generated_cases == 0
+    assert contract_on_generated_inputs(lambda inputs, bindings: None, spec) == ([], "")
