@@ -24,7 +24,12 @@ named in the item's first line.
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
@@ -84,7 +89,8 @@ def contract_on_generated_inputs(handle: Any, spec: Any) -> tuple[list[tuple[str
             raise CaseFailed(given_values, replies, problems)
 
     try:
-        run()
+        with quiet_hypothesis():
+            run()
     except CaseFailed as failed:
         failed = gone[0] if gone else failed  # the input that ended the executor, not a later one
         return failed.problems, detail(spec, failed)
@@ -93,6 +99,42 @@ def contract_on_generated_inputs(handle: Any, spec: Any) -> tuple[list[tuple[str
         return [("seam:reads", f"no input could be generated from the form fields of the inputs "
                                f"{', '.join(spec.inputs) or '(none)'}: {first}")], ""
     return [], ""
+
+
+_HOME: list[str] = []  # this process's hypothesis storage directory, made on first use
+
+
+@contextmanager
+def quiet_hypothesis() -> Iterator[None]:
+    """Hypothesis as the contract needs it, for the length of one run, then as it was.
+
+    * Its storage (the unicode tables it caches, anything else it writes) goes to a
+      private temporary directory of this process, removed at exit: the judge writes
+      nothing into the project (hypothesis would make ``.hypothesis/`` in the cwd).
+    * Its "local constants" (literals it collects from the source of every local module
+      loaded, drawn now and then) are turned off: scanning them costs seconds, and the
+      inputs would depend on which modules happen to be loaded, not on the model alone.
+    """
+    from hypothesis import configuration
+    from hypothesis.internal.conjecture import providers
+
+    if not _HOME:
+        _HOME.append(tempfile.mkdtemp(prefix="seams-hypothesis-"))
+        atexit.register(shutil.rmtree, _HOME[0], True)
+    home_before = vars(configuration).get("__hypothesis_home_directory")
+    constants_before = getattr(providers, "_get_local_constants", None)
+    configuration.set_hypothesis_home_dir(_HOME[0])
+    if constants_before is not None:
+        empty = type(providers._local_constants)()
+        providers._get_local_constants = lambda: empty
+        providers.CONSTANTS_CACHE.cache.clear()
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(home_before)
+        if constants_before is not None:
+            providers._get_local_constants = constants_before
+            providers.CONSTANTS_CACHE.cache.clear()
 
 
 def detail(spec: Any, failed: CaseFailed) -> str:
@@ -187,19 +229,22 @@ def _base(datatype: str | None, rules: tuple[dict, ...]) -> SearchStrategy:
     sizes = [int(rule["maxLength"]) for rule in rules if "maxLength" in rule]
     if patterns:
         try:
-            return st.from_regex(re.compile(patterns[0]), alphabet=_characters())
+            return st.from_regex(re.compile(patterns[0]), alphabet=ALPHABET)
         except Exception:  # not a Python regular expression: the shapes check reports it
             return st.nothing()
     high_size = min(sizes) if sizes else max(low_size, 0) + TEXT_SIZE
-    return (st.text(_characters(), min_size=low_size, max_size=high_size) if low_size <= high_size
-            else st.nothing())
+    if low_size > high_size:
+        return st.nothing()
+    # characters drawn from the alphabet as a list: st.text would build hypothesis's Unicode table
+    return st.lists(st.sampled_from(ALPHABET), min_size=low_size, max_size=high_size).map("".join)
 
 
-def _characters() -> SearchStrategy:
-    """Any character UTF-8 can carry (no lone surrogate: inputs cross to the executor as JSON)."""
-    from hypothesis import strategies as st
-
-    return st.characters(codec="utf-8")
+# The characters generated strings are made of: ASCII letters, digits, punctuation and white
+# space, and a few letters and symbols beyond ASCII (two bytes, three bytes, four bytes in UTF-8).
+# A fixed alphabet, not hypothesis's every-character strategy, whose table of the whole of Unicode
+# costs a second per session; a pattern (st.from_regex) still builds it, once per process.
+ALPHABET = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+            " _-.,:;/@'\"!?()[]{}<>#%&*+=\\|~^`$\t\nÄäéßøñ€中文😀")
 
 
 def _number(value: Any) -> Decimal | None:
