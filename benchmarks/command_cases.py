@@ -83,3 +83,29 @@ def sandbox_row(project: Path, *, handler: str, copies: int, repeats: int) -> Ro
     sandboxed, unsandboxed = alternate(repeats, run, lambda: run("--no-sandbox"))
     return Row(f"sandboxed vs --no-sandbox cached seams propose, {processes(copies)}",
                best_seconds(sandboxed), best_seconds(unsandboxed), target=1.5)
+
+
+def generated_inputs_row(project: Path, *, handler: str, copies: int, repeats: int) -> Row:
+    """What the contract on generated inputs costs: the cached ``seams propose --force`` with the
+    default 25 generated inputs against a copy of the project that turns them off
+    (``[acceptance] generated_cases = 0``: the contract item as it was, examples only). Run
+    after :func:`propose_row` filled the cache (the copy takes the cache with it)."""
+    import shutil
+
+    without = project.with_name(project.name + "-no-generated")
+    if not without.exists():
+        shutil.copytree(project, without)
+        config = without / "seams.toml"
+        config.write_text(config.read_text(encoding="utf-8") + "\n[acceptance]\ngenerated_cases = 0\n",
+                          encoding="utf-8")
+
+    def run(root: Path) -> Sample:
+        sample = seams("propose", handler, "--force", project=root)
+        if "cache hit" not in sample.stdout or "tests passed" not in sample.stdout:
+            raise BenchmarkError(f"seams propose {handler} in {root.name} was not a passing cache hit:\n"
+                                 f"{sample.stdout}")
+        return sample
+
+    generated, examples_only = alternate(repeats, lambda: run(project), lambda: run(without))
+    return Row(f"cached seams propose with 25 generated inputs vs examples only, {processes(copies)}",
+               best_seconds(generated), best_seconds(examples_only), target=1.5)

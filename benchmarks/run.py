@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from command_cases import check_rows, propose_row, sandbox_row
+from command_cases import check_rows, generated_inputs_row, propose_row, sandbox_row
 from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
 from scenario_case import scenario_row
@@ -72,6 +72,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
                                 repeats=sizes.repeats))
         rows.append(sandbox_row(project(copies), handler="record_leave_0", copies=copies,
                                 repeats=sizes.repeats))
+        rows.append(generated_inputs_row(project(copies), handler="record_leave_0", copies=copies,
+                                         repeats=sizes.repeats))
     say("seams_edit and the rdflib round trip")
     trig = (project(sizes.large) / "model" / "model.trig").read_text(encoding="utf-8")
     rows.append(edit_row(trig, copies=sizes.large, repeats=max(3, sizes.repeats),

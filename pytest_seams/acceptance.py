@@ -64,6 +64,13 @@ class TaskSpec:
     outputs: dict[str, tuple[str | None, tuple[dict, ...]]]
     examples: tuple[ExampleSpec, ...]
     problem: str | None  # a handler name that is no module name
+    # read input -> (datatype, constraints of every form field on that variable): what inputs are generated from
+    inputs: dict[str, tuple[str | None, tuple[dict, ...]]] = dataclasses.field(default_factory=dict)
+    # binding -> ((parameter, the read input it must be or None), ...), for bindings that declare parameters
+    signatures: dict[str, tuple[tuple[str, str | None], ...]] = dataclasses.field(default_factory=dict)
+    # binding -> ("value", datatype, rules) | ("object", ((field, datatype, rules), ...)): its declared seam:result
+    results: dict[str, tuple] = dataclasses.field(default_factory=dict)
+    generated_cases: int = 0  # inputs the contract item generates ([acceptance] generated_cases)
 
     def item_names(self) -> list[str]:
         return ["import", *(e.item for e in self.examples), "contract"]
@@ -93,9 +100,47 @@ def task_specs(project: Project, model: Model, select: Any = None) -> list[tuple
     return [(name, task_spec(project, model, task)) for name, task in named]
 
 
-def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
+def _variable_type(model: Model, iri: Any) -> tuple[str | None, tuple[dict, ...]]:
+    """A variable's datatype (xsd local name) and the constraints of every form field on it."""
     from seams.checks.types import field_rule, local_datatype
 
+    view = model.view
+    variable = view.variables.get(iri)
+    rules = tuple(field_rule(model, form.iri, f) for form in view.forms.values()
+                  for f in form.fields if f.path == iri)
+    return (local_datatype(variable.datatype) if variable is not None else None), rules
+
+
+def _binding_signatures(model: Model, task: Task) -> tuple[dict, dict]:
+    """(signatures, results) of the bindings ``task`` uses that declare them (see TaskSpec)."""
+    from seams.checks.types import local_datatype
+
+    view = model.view
+    read = {iri: view.variable_name(iri) for iri in task.reads}
+    signatures: dict[str, tuple[tuple[str, str | None], ...]] = {}
+    results: dict[str, tuple] = {}
+    for iri in task.uses:
+        binding = view.bindings.get(iri)
+        if binding is None or not binding.name:
+            continue
+        if binding.parameters is not None and all(p.name for p in binding.parameters):
+            signatures[binding.name] = tuple((p.name or "", read.get(p.variable) if p.variable else None)
+                                             for p in binding.parameters)
+        result = binding.result
+        if result is None:
+            continue
+        if result.variable is not None:
+            results[binding.name] = ("value", *_variable_type(model, result.variable))
+        elif result.fields:
+            results[binding.name] = ("object", tuple(
+                (f.name, *(_variable_type(model, f.variable) if f.variable else (local_datatype(f.datatype), ())))
+                for f in result.fields if f.name))
+        else:
+            results[binding.name] = ("value", local_datatype(result.datatype), ())
+    return dict(sorted(signatures.items())), dict(sorted(results.items()))
+
+
+def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
     view = model.view
     handlers = project.handlers_dir
     module = f"{handlers.name}.{task.handler}"
@@ -107,16 +152,22 @@ def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
     for iri in task.writes:
         variable = view.variables.get(iri)
         if variable is not None and variable.name:
-            rules = tuple(field_rule(model, form.iri, f) for form in view.forms.values()
-                          for f in form.fields if f.path == iri)
-            outputs[variable.name] = (local_datatype(variable.datatype), rules)
+            outputs[variable.name] = _variable_type(model, iri)
+    inputs = {}
+    for iri in task.reads:
+        variable = view.variables.get(iri)
+        if variable is not None and variable.name:
+            inputs[variable.name] = _variable_type(model, iri)
+    signatures, results = _binding_signatures(model, task)
     return TaskSpec(
         subject=model.qname(task.iri), label=task.label, handler=task.handler or "", module=module,
         module_file=project.relative(handlers / f"{task.handler}.py"), handlers_parent=handlers.parent,
         reads=tuple(sorted(n for n in map(view.variable_name, task.reads) if n)),
         bindings=tuple(sorted(name for b in task.uses if b in view.bindings
                               for name in [view.bindings[b].name] if name)),
-        outputs=dict(sorted(outputs.items())), examples=_examples(task), problem=problem)
+        outputs=dict(sorted(outputs.items())), examples=_examples(task), problem=problem,
+        inputs=dict(sorted(inputs.items())), signatures=signatures, results=results,
+        generated_cases=project.config.generated_cases)
 
 
 def _examples(task: Task) -> tuple[ExampleSpec, ...]:
@@ -248,16 +299,24 @@ class ExampleItem(AcceptanceItem):
     def run_checks(self, executor: Any) -> None:
         self.check([("seam:example", self.example.problem)] if self.example.problem else [])
         handle = self.handle(executor)
-        self.check(example_problems(handle, self.spec.reads, self.spec.bindings, self.example.data))
+        self.check(example_problems(handle, self.spec.reads, self.spec.bindings, self.example.data,
+                                    self.spec.signatures))
 
 
 class ContractItem(AcceptanceItem):
     gate = "contract"
 
     def run_checks(self, executor: Any) -> None:
+        from pytest_seams.generated_inputs import contract_on_generated_inputs
+
         handle = self.handle(executor)
         self.check(contract_problems(handle, self.spec.reads, self.spec.bindings, self.spec.outputs,
-                                     self.spec.runnable_examples()))
+                                     self.spec.runnable_examples(), self.spec.signatures))
+        problems, detail = contract_on_generated_inputs(handle, self.spec)
+        if problems:
+            from seams.findings import Finding
+
+            self.fail_with([Finding(self.gate, self.subject, p, m) for p, m in problems], detail)
 
 
 def acceptance_items(parent: Any, spec: TaskSpec) -> list[AcceptanceItem]:
@@ -295,7 +354,13 @@ READS = {reads}
 BINDINGS = {bindings}
 # output name -> (datatype, constraints of every form field on that variable)
 OUTPUTS = {outputs}
+# binding -> its declared parameters in call order: (name, the input whose value it must be passed, or None)
+SIGNATURES = {signatures}
 EXAMPLES = {examples}
+# The contract item also calls handle on {cases} inputs generated from these constraints (every
+# input READS names, each of its datatype and form fields; each binding answering a value of its
+# declared result), with generated_problems: no exception, and exactly OUTPUTS, each valid.
+INPUTS = {inputs}
 '''
 
 
@@ -309,7 +374,8 @@ def acceptance_source(project: Project, model: Model, task: Any) -> str:
         subject=spec.subject, label=f" ({spec.label})" if spec.label else "", module=spec.module,
         where="the project root" if parent_rel == "." else f"{parent_rel}/",
         module_file=spec.module_file, reads=_literal(spec.reads), bindings=_literal(spec.bindings),
-        outputs=_block(spec.outputs), examples=_block(spec.runnable_examples()))
+        outputs=_block(spec.outputs), examples=_block(spec.runnable_examples()),
+        signatures=_block(spec.signatures), inputs=_block(spec.inputs), cases=spec.generated_cases)
     runtime = "\n\n\n".join(inspect.getsource(part).rstrip() for part in RUNTIME)
     functions: list[str] = []
     for name in spec.item_names():
@@ -330,14 +396,14 @@ def item_source(spec: TaskSpec, item: str, function: str | None = None) -> str:
         body = ["    load_handle(MODULE, MODULE_FILE)"]
     elif item == "contract":
         doc = "Every example: only READS read, only BINDINGS used, exactly OUTPUTS returned, each valid."
-        body = [load, "    problems = contract_problems(handle, READS, BINDINGS, OUTPUTS, EXAMPLES)",
+        body = [load, "    problems = contract_problems(handle, READS, BINDINGS, OUTPUTS, EXAMPLES, SIGNATURES)",
                 "    assert not problems, report(problems)"]
     else:
         example = examples[item]
         doc = f"Example {example.label!r}: given inputs and binding replies, the expected outputs."
         body = ([f"    pytest.fail({example.problem!r})"] if example.problem else
                 [load, f"    example = {_literal(example.data)}",
-                 "    problems = example_problems(handle, READS, BINDINGS, example)",
+                 "    problems = example_problems(handle, READS, BINDINGS, example, SIGNATURES)",
                  "    assert not problems, report(problems)"])
     return f'def {function or _test_name(item)}():\n    """{_docstring(doc)}"""\n' + "\n".join(body) + "\n"
 

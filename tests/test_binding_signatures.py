@@ -71,7 +71,7 @@ def test_the_example_declares_its_bindings_and_the_stub_types_them(tmp_path):
 
 def test_an_object_result_becomes_a_typed_dict(tmp_path):
     root = copy_example(tmp_path)
-    edit(root / TRIG, 'seam:result [ seam:datatype xsd:string ] .',
+    edit(root / TRIG, 'seam:result ex:bookingRef .',
          'seam:result [ seam:field [ seam:name "ref" ; seam:datatype xsd:string ], '
          '[ seam:name "confirmed" ; seam:datatype xsd:boolean ] ] .')
     model = _model(root)
@@ -86,7 +86,7 @@ def test_an_object_result_becomes_a_typed_dict(tmp_path):
 def test_a_binding_without_a_signature_keeps_its_context_as_before(tmp_path):
     root = copy_example(tmp_path)
     edit(root / TRIG, "        seam:parameters ( ex:employee ex:leaveType ex:days ) ;\n"
-         "        seam:result [ seam:datatype xsd:string ] .", "        .")
+         "        seam:result ex:bookingRef .", "        .")
     model = _model(root)
     (binding,) = context_for(model, _task(model, "record_leave").iri).manifest["bindings"]
     assert sorted(binding) == ["comment", "label", "name"]  # the keys every earlier draft was hashed with
@@ -98,7 +98,7 @@ def test_malformed_signatures_and_held_out_flags_are_shape_findings(tmp_path):
     _hold_out_a_third_example(root)
     edit(root / TRIG, "seam:parameters ( ex:employee ex:leaveType ex:days )",
          'seam:parameters ( ex:employee [ seam:name "leave type" ] )')
-    edit(root / TRIG, "seam:result [ seam:datatype xsd:decimal ]", "seam:result [ rdfs:comment \"a number\" ]")
+    edit(root / TRIG, "seam:result ex:balanceLeft", "seam:result [ rdfs:comment \"a number\" ]")
     edit(root / TRIG, "seam:heldOut true", 'seam:heldOut "yes"')
     lines = [f.line() for f in shape_findings(_model(root))]
     assert "shape ex:Calendar: a binding parameter is a seam:Variable, or a node with a seam:name (a Python " \

@@ -56,7 +56,7 @@ def test_manifest_holds_the_facts_the_body_depends_on(clean):
             {"name": "employee", "datatype": f"{xsd}string", "variable": "https://example.org/leave/employee"},
             {"name": "leave_type", "datatype": f"{xsd}string", "variable": "https://example.org/leave/leaveType"},
             {"name": "days", "datatype": f"{xsd}integer", "variable": "https://example.org/leave/days"}],
-        "result": {"datatype": f"{xsd}string", "fields": []}}]
+        "result": {"datatype": f"{xsd}string", "fields": [], "variable": "https://example.org/leave/bookingRef"}}]
     assert [e["label"] for e in m["examples"]] == ["annual leave is booked", "unpaid leave is booked"]
     assert m["examples"][0]["replies"] == {"calendar": "BK-1042"}
     assert m["bpmn"].startswith('<bpmn:serviceTask xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" '

@@ -17,7 +17,7 @@ from seams.project.layout import load_project
 from seams.project.lock import Lock, lock_bytes, read_lock
 
 RECORD_LEAVE = "https://example.org/leave/RecordLeave"
-HANDLER = '"""Record leave."""\n\n\ndef handle(inputs, bindings):\n    return {"booking_ref": bindings.calendar()}\n'
+HANDLER = '"""Record leave."""\n\n\ndef handle(inputs, bindings):\n    return {"booking_ref": bindings.calendar(inputs["employee"], inputs["leave_type"], inputs["days"])}\n'
 
 
 def _accept(root: Path, *, llm_model: str | None = None) -> dict:

@@ -109,7 +109,7 @@ def test_example_and_contract_name_what_the_body_did_wrong(pytester, project):
         "        inputs['start_date']\n"
         "    except KeyError:\n"
         "        pass\n"
-        "    ref = bindings.calendar(inputs['employee'], inputs['days'])\n"
+        "    ref = bindings.calendar(inputs['employee'], inputs['leave_type'], inputs['days'])\n"
         "    if inputs['days'] > 10:\n"
         "        return {'booking_ref': 'XX-' + ref, 'extra': 1}\n"
         "    return {'booking_ref': ref}\n"))
@@ -231,7 +231,7 @@ def test_unlabeled_and_broken_examples_get_stable_items(pytester, project):
     edit(trig, 'seam:given "{\\"employee\\": \\"ben\\", \\"days\\": 25, \\"leave_type\\": \\"unpaid\\"}"^^rdf:JSON',
          'seam:given "[1, 2]"^^rdf:JSON')
     write_handler(project, "record_leave",
-                  "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar()}\n")
+                  "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar(inputs['employee'], inputs['leave_type'], inputs['days'])}\n")
     real = load_project(project)
     names = expected_items(real, load_model(real), task="record_leave")
     assert names == ["seams.toml::record_leave::import", "seams.toml::record_leave::example[example 1]",

@@ -20,10 +20,12 @@ from seams.project.layout import load_project
 pytest_plugins = ["pytester"]
 
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-W", "ignore::DeprecationWarning")
-GOOD = "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar(inputs['employee'])}\n"
+GOOD = ("def handle(inputs, bindings):\n"
+        "    return {'booking_ref': bindings.calendar(inputs['employee'], inputs['leave_type'], inputs['days'])}\n")
 BAD = ("def handle(inputs, bindings):\n"
        "    inputs.get('start_date')\n"
-       "    return {'booking_ref': bindings.calendar(), 'days_left': 3}\n")
+       "    ref = bindings.calendar(inputs['employee'], inputs['leave_type'], inputs['days'])\n"
+       "    return {'booking_ref': ref, 'days_left': 3}\n")
 
 
 def copy_project(target: Path) -> Path:
@@ -140,8 +142,9 @@ def test_bindings_answer_with_copies_of_the_replies_and_record_undeclared_names(
     answer = bindings.calendar("ana", days=3)
     answer["ref"].append("changed")
     assert bindings.calendar() == {"ref": ["BK-1"]}
-    with pytest.raises(LookupError, match="no reply for binding 'mail'"):
+    with pytest.raises(LookupError, match=r"called mail\(\), which the example's seam:replies does not mention"):
         bindings.mail()
     with pytest.raises(AttributeError, match="'payroll' is not a binding of this task"):
         _ = bindings.payroll
     assert bindings.undeclared == ["payroll"]
+    assert bindings.wrong_calls == ["called mail(), which the example's seam:replies does not mention"]

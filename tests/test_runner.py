@@ -23,7 +23,7 @@ REAL = load_project(EXAMPLE)
 EXPECTED = {task: expected_items(REAL, load_model(REAL), task=task)
             for task in (None, "check_balance", "record_leave")}
 CHECK_BALANCE = EXAMPLE.joinpath("handlers", "check_balance.py").read_text(encoding="utf-8")
-RECORD_LEAVE = "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar()}\n"
+RECORD_LEAVE = "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar(inputs['employee'], inputs['leave_type'], inputs['days'])}\n"
 
 
 @pytest.fixture

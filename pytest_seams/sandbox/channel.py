@@ -265,14 +265,19 @@ class RemoteHandle:
 
     def _answer(self, op: str, message: dict, bindings: Any) -> dict:
         name = str(message.get("name"))
-        record = {"binding": name}
+        record: dict[str, Any] = {"binding": name}
+        args: list = []
+        kwargs: dict = {}
         if op == "call":
-            record.update(args=decode(message.get("args")), kwargs=decode(message.get("kwargs")))
+            decoded_args, decoded_kwargs = decode(message.get("args")), decode(message.get("kwargs"))
+            args = decoded_args if isinstance(decoded_args, list) else []
+            kwargs = decoded_kwargs if isinstance(decoded_kwargs, dict) else {}
+            record.update(args=args, kwargs=kwargs)
         try:
             function = getattr(bindings, name)
             if op == "binding":
                 return {"ok": True}
-            value = function()
+            value = function(*args, **kwargs)
         except AttributeError as exc:
             record["error"] = str(exc)
             self.executor.calls.append(record) if op == "call" else None

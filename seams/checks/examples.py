@@ -10,7 +10,11 @@ functions the plugin's contract item uses (seams.lang.field_values).
 ``seam:replies`` may be left out of an example of a task that uses no
 binding (the acceptance items then answer with no replies); a task that
 uses a binding needs it. Keys that name no read, write or used binding are
-the shapes check's (seams.checks.shapes).
+the shapes check's (seams.checks.shapes). A binding's reply in the list form
+(reply entries, seams.lang.replies) is checked here: each entry's ``args``
+an array and ``kwargs`` an object that fit the binding's declared parameters,
+no two entries expecting the same call, and a list that looks like entries
+but has another key is named (it would be taken as one reply, a list).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from rdflib import Literal
 
 from seams.checks.types import VariableType, variable_types
 from seams.findings import Finding
+from seams.lang.field_values import same
+from seams.lang.replies import bind_arguments, reply_entries
 from seams.model.view import Example, Task
 
 if TYPE_CHECKING:
@@ -41,6 +47,7 @@ def example_findings(model: Model) -> list[Finding]:
                  for part, variables in (("given", task.reads), ("expect", task.writes))}
         for example in task.examples:
             found.update(_value_findings(model, parts, task, example))
+            found.update(_reply_findings(model, task, example))
             if example.replies is None and task.uses:
                 found.add(Finding(KIND, model.qname(task.iri), "seam:example",
                                   f"{_prefix(example)}{REPLIES_NEEDED} (the task uses "
@@ -70,3 +77,45 @@ def _value_findings(model: Model, parts: dict[str, dict[str | None, VariableType
                 yield Finding(KIND, model.qname(task.iri), "seam:example",
                               f'{_prefix(example)}seam:{part} "{name}": {message} '
                               f"[{predicate} of {model.qname(vtype.iri)}]")
+
+
+def _reply_findings(model: Model, task: Task, example: Example) -> Iterable[Finding]:
+    """The list form of each binding's reply: well-formed entries that fit the signature."""
+    if not isinstance(example.replies, dict):
+        return
+    view = model.view
+    parameters = {b.name: b.parameters for b in (view.bindings.get(i) for i in task.uses) if b is not None}
+    for name in sorted(example.replies):
+        reply = example.replies[name]
+        where = f'{_prefix(example)}seam:replies "{name}"'
+        entries = reply_entries(reply)
+        if entries is None:
+            if (isinstance(reply, list) and reply and all(isinstance(e, dict) and "reply" in e for e in reply)):
+                extra = sorted({k for e in reply for k in e} - {"args", "kwargs", "reply"})
+                yield _finding(model, task, f"{where}: an entry has {', '.join(map(repr, extra))}; a reply entry "
+                                            "has only args, kwargs and reply (as it is, the list is one reply)")
+            continue
+        calls: list[dict] = []
+        for index, entry in enumerate(entries, 1):
+            args, kwargs = entry.get("args", []), entry.get("kwargs", {})
+            if not isinstance(args, list) or not isinstance(kwargs, dict):
+                yield _finding(model, task, f"{where}: entry {index}: args must be a JSON array and kwargs "
+                                            "a JSON object")
+                continue
+            declared = parameters.get(name)
+            call = {"args": args, "kwargs": kwargs}
+            if declared is not None:
+                names = [p.name or "" for p in declared]
+                bound = bind_arguments(names, args, kwargs)
+                if bound is None:
+                    yield _finding(model, task, f"{where}: entry {index}: its arguments do not fit "
+                                                f"{name}({', '.join(names)})")
+                    continue
+                call = bound
+            if any(same(call, other) for other in calls):
+                yield _finding(model, task, f"{where}: entry {index} expects the same call as an earlier one")
+            calls.append(call)
+
+
+def _finding(model: Model, task: Task, message: str) -> Finding:
+    return Finding(KIND, model.qname(task.iri), "seam:example", message)

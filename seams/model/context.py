@@ -135,6 +135,8 @@ def _bindings(view: View, task: Task) -> list[dict]:
         if binding is not None and binding.result is not None:
             facts["result"] = {"datatype": _plain(binding.result.datatype),
                                "fields": [_parameter_facts(f) for f in binding.result.fields]}
+            if binding.result.variable is not None:
+                facts["result"]["variable"] = str(binding.result.variable)
         out.append(facts)
     return _sorted_json(out, by="name")
 

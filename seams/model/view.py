@@ -47,10 +47,12 @@ class Parameter:
 
 @dataclass(frozen=True)
 class ResultType:
-    """What a binding returns: one value of ``datatype``, or a JSON object of ``fields``."""
+    """What a binding returns: one value of ``datatype``, or a JSON object of ``fields``;
+    ``variable`` when the result is a process variable's value (its datatype and form fields)."""
 
     datatype: URIRef | None
     fields: tuple[Parameter, ...] = ()
+    variable: URIRef | None = None
 
 
 @dataclass(frozen=True)
@@ -341,11 +343,16 @@ def _parameters(graph: Graph, binding: URIRef,
     return tuple(_parameter(graph, _node(item), variables) for item in items)
 
 
-def _result_type(graph: Graph, binding: URIRef) -> ResultType | None:
+def _result_type(graph: Graph, binding: URIRef, variables: Mapping[URIRef, Variable]) -> ResultType | None:
+    """``seam:result``: a seam:Variable (a value of that variable), ``[ seam:datatype ]``, or
+    ``[ seam:field ... ]`` (each field a seam:Variable or ``[ seam:name; seam:datatype ]``)."""
     node = graph.value(binding, V.result)
     if node is None:
         return None
-    fields = sorted((_parameter(graph, _node(f), {}) for f in graph.objects(node, V.field)),
+    variable = variables.get(node) if isinstance(node, URIRef) else None
+    if variable is not None:
+        return ResultType(datatype=variable.datatype, variable=variable.iri)
+    fields = sorted((_parameter(graph, _node(f), variables) for f in graph.objects(node, V.field)),
                     key=lambda p: p.name or "")
     return ResultType(datatype=_ref(graph.value(node, V.datatype)), fields=tuple(fields))
 
@@ -445,7 +452,7 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
     }
     bindings = {
         s: Binding(iri=s, name=_text(g, s, V.name), label=labels.get(s), comment=_text(g, s, V.RDFS.comment),
-                   parameters=_parameters(g, s, variables), result=_result_type(g, s))
+                   parameters=_parameters(g, s, variables), result=_result_type(g, s, variables))
         for s in _subjects(g, V.Binding)
     }
 

@@ -25,6 +25,8 @@ else:  # pragma: no cover - exercised on 3.10 only
 GRAPH_ROLES = ("seams", "ontology", "shapes")
 DEFAULT_TIMEOUT = 300
 DEFAULT_LOCK_TIMEOUT = 60.0
+DEFAULT_GENERATED_CASES = 25  # inputs the contract item generates per task (docs/plugin.md)
+MAX_GENERATED_CASES = 10_000
 # an absolute IRI: a scheme, then no character an IRI never holds (RFC 3987: no space, <>"{}|\^`)
 _ABSOLUTE_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`\x00-\x1f\x7f]*$")
 
@@ -47,6 +49,7 @@ class Config:
     propose: ProposeConfig = ProposeConfig()
     payload_bytes: int = DEFAULT_PAYLOAD_BYTES
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+    generated_cases: int = DEFAULT_GENERATED_CASES
 
 
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -54,6 +57,7 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "generate": {"generators": list},
     "propose": {"provider": str, "model": str, "timeout": (int, float)},
     "limits": {"payload_bytes": int, "lock_timeout": (int, float)},
+    "acceptance": {"generated_cases": int},
 }
 
 
@@ -111,6 +115,11 @@ def parse_config(path: Path) -> Config:
     lock_timeout = limits.get("lock_timeout", DEFAULT_LOCK_TIMEOUT)
     if not math.isfinite(lock_timeout) or lock_timeout < 0:
         raise ProjectError(f"{path}: limits.lock_timeout must be a finite number of seconds, 0 or more")
+    acceptance = _check_table(path, "acceptance", data.get("acceptance", {}), _SCHEMA["acceptance"])
+    generated_cases = acceptance.get("generated_cases", DEFAULT_GENERATED_CASES)
+    if not 0 <= generated_cases <= MAX_GENERATED_CASES:
+        raise ProjectError(f"{path}: acceptance.generated_cases must be a whole number from 0 to "
+                           f"{MAX_GENERATED_CASES}, not {generated_cases}")
     _check_iri(path, "project.base", project["base"])
     for role, iri in graphs.items():
         _check_iri(path, f"model.graphs.{role}", iri)
@@ -131,6 +140,7 @@ def parse_config(path: Path) -> Config:
         ),
         payload_bytes=payload_bytes,
         lock_timeout=float(lock_timeout),
+        generated_cases=generated_cases,
     )
 
 
