@@ -12,10 +12,13 @@ engines call a handler and judge its outputs alike (docs/generators.md,
 
 from __future__ import annotations
 
-import inspect
+import ast
+import importlib.util
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from seams import vocab as V
@@ -138,12 +141,34 @@ def module_source(*, header: str, imports: list[str], constants: list[str], body
                                                         and not i.startswith("from camunda"))},
                     key=_import_key)
     third = sorted((i for i in imports if i.startswith(("from pyzeebe", "from camunda"))), key=_import_key)
-    runtime = [inspect.getsource(obj).rstrip("\n") for obj in worker_runtime.RUNTIME]
+    runtime = runtime_sources()
     parts = [docstring(header), "", *stdlib, "", *third, "", *constants, "_BINDINGS: list[Any] = []"]
     for source in runtime:
         parts += ["", "", source]
     parts += ["", "", *body]
     return "\n".join(parts).rstrip("\n") + "\n"
+
+
+@cache
+def runtime_sources() -> list[str]:
+    """The source of each :data:`worker_runtime.RUNTIME` definition, read from its module's file.
+
+    Read with ``ast`` from the file rather than with ``inspect.getsource``,
+    which looks a class up through ``sys.modules`` and fails once a caller
+    has replaced that entry (a test that re-imports the project's modules).
+    """
+    return [_definition_source(obj.__module__, obj.__name__) for obj in worker_runtime.RUNTIME]
+
+
+def _definition_source(module: str, name: str) -> str:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise GeneratorError(f"the workers runtime: cannot find the source of {module}")
+    text = Path(spec.origin).read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name:
+            return str(ast.get_source_segment(text, node))
+    raise GeneratorError(f"the workers runtime: {module} defines no {name}")
 
 
 def _import_key(line: str) -> tuple[int, str]:
