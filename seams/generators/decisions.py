@@ -18,6 +18,7 @@ import ast
 import builtins
 import keyword
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from seams.errors import GeneratorError
@@ -28,6 +29,8 @@ from seams.lang.feel_runtime import runtime_source
 from seams.lang.values import render_literal
 
 if TYPE_CHECKING:
+    from rdflib import URIRef
+
     from seams.model.loading import Model
     from seams.model.view import Decision
 
@@ -86,15 +89,8 @@ def decisions_source(model: Model) -> str | None:
     """The module text, or None when the model has no decisions."""
     functions: dict[str, str] = {}
     helpers: set[str] = set()
-    for decision in model.view.decisions.values():
-        subject = model.qname(decision.iri)
-        table = _table_of(model, decision, subject)
-        name = snake_name(decision.label or table.name or table.decision_id)
-        if name in _MODULE_NAMES or hasattr(builtins, name):
-            name += "_"  # a decision called "Type" must not hide type() from the tests
-        if name in functions:
-            raise GeneratorError(f"{subject} rdfs:label: function name {name} is already taken in {MODULE}")
-        functions[name] = _function(model, name, table, decision, subject, helpers)
+    for decision, name, table in _named_tables(model):
+        functions[name] = _function(model, name, table, decision, model.qname(decision.iri), helpers)
     if not functions:
         return None
     header = (
@@ -118,6 +114,50 @@ def decisions_source(model: Model) -> str | None:
         *body,
     ]
     return "\n\n\n".join(parts) + "\n"
+
+
+def _named_tables(model: Model) -> list[tuple[Decision, str, Table]]:
+    """Every decision with the name of its function in the module and its table."""
+    named: list[tuple[Decision, str, Table]] = []
+    taken: set[str] = set()
+    for decision in model.view.decisions.values():
+        subject = model.qname(decision.iri)
+        table = _table_of(model, decision, subject)
+        name = snake_name(decision.label or table.name or table.decision_id)
+        if name in _MODULE_NAMES or hasattr(builtins, name):
+            name += "_"  # a decision called "Type" must not hide type() from the tests
+        if name in taken:
+            raise GeneratorError(f"{subject} rdfs:label: function name {name} is already taken in {MODULE}")
+        taken.add(name)
+        named.append((decision, name, table))
+    return named
+
+
+@dataclass(frozen=True)
+class DecisionCall:
+    """How the process calls one decision of the generated module (the embedded engine's
+    business-rule tasks, docs/scenarios.md): the function, its parameters (process variable
+    names, in order), each rule's test as the module writes it, and the table's outputs."""
+
+    decision_id: str
+    function: str
+    parameters: tuple[str, ...]
+    rules: tuple[tuple[str, str], ...]  # (DMN rule id, Python test over the parameters)
+    outputs: tuple[str, ...]  # the DMN output names; one output: the function returns its value
+
+
+def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:
+    """Every decision of the model as :func:`decisions_source` renders it, by the decision's IRI."""
+    calls = {}
+    for decision, name, table in _named_tables(model):
+        scope = _parameters(model, table, decision, model.qname(decision.iri))
+        columns = [scope[text] for text in table.inputs]
+        rendered: dict[tuple[str, str], str] = {}
+        rules = tuple((rule.id, _condition(rule, columns, scope, set(), rendered)) for rule in table.rules)
+        calls[decision.iri] = DecisionCall(decision_id=table.decision_id, function=name,
+                                           parameters=tuple(dict.fromkeys(scope.values())), rules=rules,
+                                           outputs=table.output_names)
+    return calls
 
 
 def _table_of(model: Model, decision: Decision, subject: str) -> Table:

@@ -1,0 +1,82 @@
+"""The embedded engine: one process instance run on SpiffWorkflow with seams' own semantics.
+
+SpiffWorkflow (PyPI ``SpiffWorkflow``) walks the BPMN: tokens, joins, the
+tree of tasks. Everything that decides something is seams' own, so a run
+means exactly what ``seams check`` and the generators mean
+(docs/scenarios.md):
+
+* an exclusive gateway evaluates its outgoing flows' conditions in document
+  order with seams.lang.condition (every dialect: JUEL, FEEL, seams'); the
+  first that holds wins, else the ``default`` flow; nothing of the model is
+  ever evaluated as Python;
+* a business-rule task calls its decision's function of the generated
+  decisions module (seams.generators.decisions, rendered from the model in
+  memory) with the decision's inputs, and writes its outputs to the
+  variables the model maps them to;
+* a service task calls the project's handler behind the sandbox boundary
+  of acceptance (pytest_seams.sandbox: an executor process, JSON over a
+  pipe, binding calls answered by the judge from the run's ``replies``),
+  with the very functions the acceptance items call
+  (pytest_seams.handler_checks.call_handle), and its outputs are checked
+  against the task's contract before they become variables;
+* a user task takes what ``user_task_data`` returns for it, checked against
+  its form shape's fields (datatype, required, ``sh:in``, bounds, pattern).
+
+Boundary events, timers, messages, signals, script tasks and the other
+elements the bundled examples do not use are refused before the run with
+one line naming the element (:class:`EngineRefused`).
+
+The API (stable; ``seams run`` and the coverage report build on it)::
+
+    run_instance(project, model, process, *, given=None,
+                 user_task_data: Callable[[UserTaskInfo], Mapping], replies=None,
+                 on_step: Callable[[Step], None] | None = None,
+                 executor_for: Callable[[TaskSpec], Executor] | None = None,
+                 max_steps: int = MAX_STEPS) -> RunResult
+
+``process`` is a seams.model.view.Process, its IRI, prefixed name, BPMN id
+or label (:func:`find_process`; an unknown one is a ResolutionError).
+``given`` are the start variables, ``replies`` a JSON object of binding
+replies by binding name (as an example's ``seam:replies``). ``on_step`` is
+called after each element ran with its :class:`seams.runs.Step` (element
+id, name, BPMN kind, the flow it was reached by, what it wrote, the rules
+that matched). ``executor_for`` gives the executor a task's handler runs in
+(the plugin passes the session's); without it the run starts its own and
+ends it before returning. The :class:`seams.runs.RunResult` has ``steps``,
+``elements``, ``flows`` (sequence-flow ids in order), ``decisions`` (DMN
+decision id -> matched rule ids), ``variables`` (the final ones),
+``end_event``, and ``error`` / ``error_element`` when the run stopped early
+(a handler that raised, no condition holding, data a form refuses). A
+model the engine cannot run raises :class:`EngineRefused` (a SeamsError).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from pytest_seams.engine.errors import EngineRefused
+from pytest_seams.engine.prepare import Prepared, find_process, prepared
+from pytest_seams.engine.runtime import MAX_STEPS, Runtime
+from seams.runs import FormField, RunResult, Step, UserTaskInfo
+
+if TYPE_CHECKING:
+    from pytest_seams.acceptance import TaskSpec
+    from seams.model.loading import Model
+    from seams.project.layout import Project
+
+__all__ = ["MAX_STEPS", "EngineRefused", "FormField", "Prepared", "RunResult", "Step", "UserTaskInfo",
+           "find_process", "run_instance"]
+
+
+def run_instance(project: Project, model: Model, process: Any, *, given: Mapping[str, Any] | None = None,
+                 user_task_data: Callable[[UserTaskInfo], Mapping[str, Any]],
+                 replies: Mapping[str, Any] | None = None,
+                 on_step: Callable[[Step], None] | None = None,
+                 executor_for: Callable[[TaskSpec], Any] | None = None,
+                 max_steps: int = MAX_STEPS) -> RunResult:
+    """Run one instance of ``process`` to its end (or to the first error) and say what it did."""
+    ready = prepared(project, model, find_process(model, process))
+    runtime = Runtime(ready, given=given or {}, user_task_data=user_task_data, replies=replies or {},
+                      on_step=on_step, executor_for=executor_for, max_steps=max_steps)
+    return runtime.run()
