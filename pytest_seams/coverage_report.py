@@ -1,9 +1,9 @@
 """``--seams-coverage``: after the session, the gateway flows and decision rules no scenario ran.
 
-A scenario item reports the trace of its run as the fact ``trace`` (plain
-data: ``{"process", "flows", "rules"}``, see seams.suggestions.coverage.Trace),
-which the plugin copies onto its report, so the traces reach this summary
-from xdist workers too. Every ``seams.toml`` whose items ran is reported,
+A scenario item (gate ``scenario``) reports its run as facts (plain data:
+``process``, ``flows``, ``decisions`` and more, see pytest_seams.scenarios),
+which the plugin copies onto its report, so the runs reach this summary
+from xdist workers too (seams.suggestions.coverage.Trace reads them). Every ``seams.toml`` whose items ran is reported,
 with or without scenarios; the lines are docs/plugin.md's "Scenario coverage".
 The report never changes the session's outcome.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from pytest_seams import CONFIG_NAME
 
-TRACE = "trace"
+SCENARIO_GATE = "scenario"
 
 
 def project_traces(reports: Iterable[Any], rootpath: Path, property_name: str) -> dict[Path, list[dict]]:
@@ -30,10 +30,10 @@ def project_traces(reports: Iterable[Any], rootpath: Path, property_name: str) -
             continue
         traces = found.setdefault(path, [])
         for key, value in getattr(report, "user_properties", ()):
-            if key == property_name and isinstance(value, dict):
-                trace = value.get("facts", {}).get(TRACE)
-                if isinstance(trace, dict):
-                    traces.append(trace)
+            if key == property_name and isinstance(value, dict) and value.get("gate") == SCENARIO_GATE:
+                facts = value.get("facts")
+                if isinstance(facts, dict) and "flows" in facts:
+                    traces.append(facts)
     return found
 
 

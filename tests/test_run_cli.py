@@ -311,3 +311,44 @@ def test_the_readme_try_your_model_commands_run_as_written(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[-2] == 'endEvent EndEvent_Done "Leave booked"'
     assert _variables(lines)["booking_ref"] == "BK-1042" and _variables(lines)["approval"] == "auto"
+
+
+# ------------------------------------------------------------------ the step lines
+
+
+def test_step_lines_for_parallel_and_exclusive_gateways():
+    """A parallel gateway takes every flow and prints at once; an exclusive one prints the flow
+    it took when the next element arrives by it, and toward the element a run stopped at."""
+    import io
+
+    from rdflib import URIRef
+
+    from seams.model.view import BpmnNode, Flow, Process
+    from seams.runs import Step
+    from seams_cli.commands.run import StepPrinter
+
+    nodes = {n: BpmnNode(id=n, kind=k, name=None) for n, k in [
+        ("Start", "startEvent"), ("Fork", "parallelGateway"), ("A", "task"), ("B", "task"),
+        ("Join", "parallelGateway"), ("Choice", "exclusiveGateway"), ("Yes", "endEvent"), ("No", "userTask")]}
+    flows = {f: Flow(id=f, source=s, target=t, name=n, condition=None) for f, s, t, n in [
+        ("f1", "Start", "Fork", None), ("fa", "Fork", "A", None), ("fb", "Fork", "B", None),
+        ("fa2", "A", "Join", None), ("fb2", "B", "Join", None), ("f2", "Join", "Choice", None),
+        ("fy", "Choice", "Yes", "yes"), ("fn", "Choice", "No", None)]}
+    process = Process(iri=URIRef("urn:p"), label="P", payload=None, element_id="P", nodes=nodes, flows=flows,
+                      found=True)
+    out = io.StringIO()
+    printer = StepPrinter(process, out)
+    for element, kind, flow in [("Start", "startEvent", None), ("Fork", "parallelGateway", "f1"),
+                                ("A", "task", "fa"), ("B", "task", "fb"), ("Join", "parallelGateway", "fb2"),
+                                ("Choice", "exclusiveGateway", "f2"), ("Yes", "endEvent", "fy")]:
+        printer.step(Step(element_id=element, name=None, kind=kind, flow=flow))
+    printer.flush()
+    assert out.getvalue().splitlines() == [
+        "startEvent Start", "parallelGateway Fork", "task A", "task B", "parallelGateway Join",
+        'exclusiveGateway Choice: took fy "yes"', "endEvent Yes"]
+
+    stopped = io.StringIO()
+    printer = StepPrinter(process, stopped)
+    printer.step(Step(element_id="Choice", name=None, kind="exclusiveGateway", flow="f2"))
+    printer.flush("No")  # the run stopped at the user task the gateway chose
+    assert stopped.getvalue().splitlines() == ["exclusiveGateway Choice: took fn"]

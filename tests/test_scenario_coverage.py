@@ -29,8 +29,7 @@ def model():
 
 
 def _trace(flows, rules=()):
-    return Trace.of({"process": PROCESS, "flows": flows,
-                     "rules": [["Decision_ApprovalLevel", r] for r in rules]})
+    return Trace.of({"process": PROCESS, "flows": flows, "decisions": {"Decision_ApprovalLevel": list(rules)}})
 
 
 def _decisions_module():
@@ -64,8 +63,14 @@ def test_runs_that_take_every_branch_leave_nothing_uncovered(model):
 
 def test_a_trace_of_another_process_covers_nothing_here(model):
     report = coverage(model, [Trace.of({"process": "Process_Other", "flows": ALL_FLOWS,
-                                        "rules": [["Decision_ApprovalLevel", r] for r in ALL_RULES]})])
+                                        "decisions": {"Decision_ApprovalLevel": ALL_RULES}})])
     assert len(report.uncovered) == 9
+
+
+def test_a_run_names_its_process_by_prefixed_name_or_bpmn_id(model):
+    by_name = coverage(model, [Trace.of({"process": "ex:LeaveRequestProcess", "flows": ALL_FLOWS,
+                                         "decisions": {"Decision_ApprovalLevel": ALL_RULES}})])
+    assert by_name.uncovered == ()
 
 
 def test_one_line_per_uncovered_target_with_its_seed(model):
@@ -134,7 +139,8 @@ def test_without_the_option_no_coverage_section(pytester):
 
 
 def test_traces_reported_by_items_are_counted(pytester):
-    """The report reads the ``trace`` fact a gate item reports (as the scenario items do)."""
+    """The report reads the facts a scenario item reports (here added to a model gate's report
+    as a scenario item's: gate ``scenario``, the run's process, flows and decisions)."""
     shutil.copytree(EXAMPLE, pytester.path, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", ".seams"))
     Path(pytester.path / "conftest.py").write_text(
@@ -143,9 +149,9 @@ def test_traces_reported_by_items_are_counted(pytester):
         "def pytest_runtest_makereport(item, call):\n"
         "    report = yield\n"
         "    if call.when == 'call' and item.name == 'decisions':\n"
-        "        report.user_properties.append(('seams', {'facts': {'trace': {\n"
-        "            'process': 'Process_LeaveRequest', 'flows': ['Flow_Auto', 'Flow_Done'],\n"
-        "            'rules': [['Decision_ApprovalLevel', 'Rule_ShortAnnual']]}}}))\n"
+        "        report.user_properties.append(('seams', {'gate': 'scenario', 'facts': {\n"
+        "            'process': 'ex:LeaveRequestProcess', 'flows': ['Flow_Auto', 'Flow_Done'],\n"
+        "            'decisions': {'Decision_ApprovalLevel': ['Rule_ShortAnnual']}}}))\n"
         "    return report\n", encoding="utf-8")
     result = pytester.runpytest("--seams-only", "model", "--seams-coverage", *QUIET)
     assert ("seams coverage: 2/6 gateway flows, 1/3 decision rules exercised by 1 scenario run(s)"

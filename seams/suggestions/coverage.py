@@ -42,21 +42,18 @@ GATEWAY_KINDS = frozenset({"exclusiveGateway", "inclusiveGateway", "eventBasedGa
 class Trace:
     """What one scenario run exercised: flow ids taken and (decision id, rule id) pairs matched."""
 
-    process: str  # the bpmn:process id
+    process: str  # the process: its bpmn:process id or the prefixed name of its seam:Process
     flows: frozenset[str]
     rules: frozenset[tuple[str, str]]
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Trace:
-        """From plain data (``{"process", "flows": [...], "rules": [[decision, rule], ...]}``),
-        as a scenario item reports it."""
+        """From the facts a scenario item reports: ``{"process", "flows": [flow ids],
+        "decisions": {decision id: [rule ids]}}`` (seams.runs.RunResult's flows and decisions)."""
+        decisions = data.get("decisions") or {}
         return cls(process=str(data.get("process", "")),
-                   flows=frozenset(str(f) for f in data.get("flows", ())),
-                   rules=frozenset((str(d), str(r)) for d, r in data.get("rules", ())))
-
-    def as_data(self) -> dict[str, Any]:
-        return {"process": self.process, "flows": sorted(self.flows),
-                "rules": [list(pair) for pair in sorted(self.rules)]}
+                   flows=frozenset(str(f) for f in data.get("flows") or ()),
+                   rules=frozenset((str(d), str(r)) for d, rules in decisions.items() for r in rules or ()))
 
 
 @dataclass(frozen=True)
@@ -99,8 +96,6 @@ class Report:
 def coverage(model: Model, traces: Iterable[Trace], *, seeds: bool = True) -> Report:
     """The targets of every process of the model, less those a trace exercised."""
     traces = list(traces)
-    taken = {(t.process, f) for t in traces for f in t.flows}
-    matched = {(t.process, d, r) for t in traces for d, r in t.rules}
     uncovered: list[Uncovered] = []
     flows = rules = 0
     view = model.view
@@ -108,17 +103,20 @@ def coverage(model: Model, traces: Iterable[Trace], *, seeds: bool = True) -> Re
         if not process.found or not process.element_id:
             continue
         pid = process.element_id
+        names = {pid, model.qname(process.iri), str(process.iri)}
+        taken = {f for t in traces if t.process in names for f in t.flows}
+        matched = {rule for t in traces if t.process in names for rule in t.rules}
         for node in _in_document_order(process, GATEWAY_KINDS):
             outgoing = process.outgoing(node)
             for flow in outgoing:
                 flows += 1
-                if (pid, flow.id) not in taken:
+                if flow.id not in taken:
                     seed = flow_seed(model, process, node, flow.id) if seeds else None
                     uncovered.append(Uncovered("flow", node, flow.id, pid, flow.name, seed))
         for decision_id, table, decision in _decisions_of(model, process):
             for rule in table.rules:
                 rules += 1
-                if (pid, decision_id, rule.id) not in matched:
+                if (decision_id, rule.id) not in matched:
                     seed = rule_seed(model, decision, table, rule) if seeds else None
                     uncovered.append(Uncovered("rule", decision_id, rule.id, pid, None, seed))
     return Report(flows=flows, rules=rules, uncovered=tuple(uncovered), scenarios=len(traces))

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         process = find_process(model, args.process)
         given = start_variables(model, args.given)
         tasks = user_tasks(model, process, answers, args.answers)
-        print(f"run {process.element_id} {_quoted(process.label)}", file=sys.stdout, flush=True)
+        print(_head("run", process.element_id or "", process.label), flush=True)
         replies = binding_replies(model, process, replies_file, out=sys.stdout)
         printer = StepPrinter(process, sys.stdout)
         forms = FormAsker(model, process, tasks, answers, printer, sys.stdin, sys.stdout,
@@ -213,7 +213,7 @@ class FormAsker:
         if not _interactive(self.stdin):
             source = f"--answers {self.answers_name} has no entry for it" if self.answers_name else \
                 "stdin is no terminal and no --answers FILE was given"
-            raise AnswerMissing(f"user task {info.element_id} {_quoted(info.name)} needs its form filled, "
+            raise AnswerMissing(f"{_head('user task', info.element_id, info.name)} needs its form filled, "
                                 f"but {source}; pass --answers FILE (a JSON object keyed by user task id)")
         return self.ask(questions)
 
@@ -250,7 +250,8 @@ def _interactive(stream: IO[str]) -> bool:
 class StepPrinter:
     """One line per element: ``<BPMN kind> <id> "<name>"``, a business-rule task with its
     decision's matched rules, an exclusive gateway with the flow it took (printed once the
-    next element is known, as the engine reports the choice by the flow the token took)."""
+    next element is known, as the engine reports the choice by the flow the token took; a
+    parallel gateway takes every flow and says nothing more)."""
 
     def __init__(self, process: Any, out: IO[str]):
         self.process, self.out = process, out
@@ -260,13 +261,13 @@ class StepPrinter:
     def step(self, step: Any) -> None:
         if step.flow is not None:
             self._resolve(step.flow)
-        if step.kind.endswith("Gateway") and len(self.process.outgoing(step.element_id)) > 1:
+        if step.kind == "exclusiveGateway" and len(self.process.outgoing(step.element_id)) > 1:
             self.pending.append(step)
             return
         if step.element_id in self.printed:
             self.printed.discard(step.element_id)
             return
-        text = f"{step.kind} {step.element_id} {_quoted(step.name)}"
+        text = _head(step.kind, step.element_id, step.name)
         if step.decision is not None:
             rules = ", ".join(step.rules) or "no rule"
             text += f": {step.decision} matched {rules}"
@@ -283,7 +284,7 @@ class StepPrinter:
     def line(self, element_id: str) -> None:
         """A user task's line, printed before its questions (its step then prints nothing)."""
         node = self.process.nodes[element_id]
-        self._write(f"{node.kind} {element_id} {_quoted(node.name)}")
+        self._write(_head(node.kind, element_id, node.name))
         self.printed.add(element_id)
 
     def flush(self, stopped_at: str | None = None) -> None:
@@ -291,7 +292,7 @@ class StepPrinter:
         the element the run stopped at, else nothing more."""
         self.arriving(stopped_at)
         for gateway in self.pending:
-            self._write(f"{gateway.kind} {gateway.element_id} {_quoted(gateway.name)}")
+            self._write(_head(gateway.kind, gateway.element_id, gateway.name))
         self.pending = []
 
     def _resolve(self, flow_id: str) -> None:
@@ -300,11 +301,16 @@ class StepPrinter:
             if flow is not None and flow.source == gateway.element_id:
                 self.pending.remove(gateway)
                 taken = f"{flow.id} {_quoted(flow.name)}" if flow.name else flow.id
-                self._write(f"{gateway.kind} {gateway.element_id} {_quoted(gateway.name)}: took {taken}")
+                self._write(f"{_head(gateway.kind, gateway.element_id, gateway.name)}: took {taken}")
 
     def _write(self, text: str) -> None:
         self.out.write(text.rstrip() + "\n")
         self.out.flush()
+
+
+def _head(kind: str, element_id: str, name: str | None) -> str:
+    """``<kind> <id> "<name>"``; without the name when the element has none."""
+    return f"{kind} {element_id} {_quoted(name)}" if name else f"{kind} {element_id}"
 
 
 def _quoted(text: str | None) -> str:
