@@ -79,16 +79,35 @@ def test_one_line_per_uncovered_target_with_its_seed(model):
     assert lines[0] == "seams coverage: 2/6 gateway flows, 1/3 decision rules exercised by 1 scenario run(s)"
     assert lines[1:] == [
         'uncovered flow Process_LeaveRequest Gateway_Approval Flow_Review (manager): '
-        'e.g. {"days": 6, "leave_type": "annual"}',
-        'uncovered flow Process_LeaveRequest Gateway_Reviewed Flow_Approved (yes): e.g. {"approved": true}',
-        'uncovered flow Process_LeaveRequest Gateway_Reviewed Flow_Rejected (no): e.g. {"approved": false}',
+        'e.g. {"days": 6, "leave_type": "annual"} via Task_Submit',
+        'uncovered flow Process_LeaveRequest Gateway_Reviewed Flow_Approved (yes): e.g. {"approved": true} '
+        'via Task_ManagerReview',
+        'uncovered flow Process_LeaveRequest Gateway_Reviewed Flow_Rejected (no): e.g. {"approved": false} '
+        'via Task_ManagerReview',
         'uncovered flow Process_LeaveRequest Gateway_Escalate Flow_HR (long or unpaid): '
-        'e.g. {"days": 1, "leave_type": "unpaid"}',
+        'e.g. {"days": 1, "leave_type": "unpaid"} via Task_Submit',
         'uncovered rule Process_LeaveRequest Decision_ApprovalLevel Rule_Long: '
-        'e.g. {"days": 6, "leave_type": "annual"}',
+        'e.g. {"days": 6, "leave_type": "annual"} via Task_Submit',
         'uncovered rule Process_LeaveRequest Decision_ApprovalLevel Rule_ShortOther: '
-        'e.g. {"days": 1, "leave_type": "sick"}',
+        'e.g. {"days": 1, "leave_type": "sick"} via Task_Submit',
     ]
+
+
+def test_a_seed_variable_no_form_sets_comes_from_the_start_or_its_service_task(tmp_path):
+    """Conditions on variables the handlers write: the seeds name the service tasks (their
+    values come from the handlers, given the scenario's replies)."""
+    root = copy_example(tmp_path)
+    edit(root / "model" / "leave.bpmn", '<![CDATA[days > 20 or leave_type == "unpaid"]]>',
+         "<![CDATA[balance_left < 1]]>")
+    edit(root / "model" / "leave.bpmn", '<![CDATA[days <= 20 and leave_type != "unpaid"]]>',
+         "<![CDATA[booking_ref == \"x\"]]>")
+    report = coverage(load_model(load_project(root)), [])
+    lines = {u.target: u.line() for u in report.uncovered}
+    # a seed gives every variable the gateway's conditions read, in name order
+    assert lines["Flow_HR"] == ('uncovered flow Process_LeaveRequest Gateway_Escalate Flow_HR (long or unpaid): '
+                                'e.g. {"balance_left": 0, "booking_ref": "other"} '
+                                'via Task_CheckBalance, Task_RecordLeave')
+    assert lines["Flow_Done"].endswith('"booking_ref": "x"} via Task_CheckBalance, Task_RecordLeave')
 
 
 def test_every_seed_takes_its_flow_through_the_generated_decision(model):

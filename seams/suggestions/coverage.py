@@ -66,15 +66,18 @@ class Uncovered:
     process: str  # the bpmn:process id
     name: str | None = None  # the flow's name
     seed: dict[str, Any] | None = None
+    setters: tuple[str, ...] = ()  # where the seed's variables are set: user task ids, "start"
 
     def line(self) -> str:
-        """``uncovered flow Process_X Gateway_Y Flow_Z "name"`` / ``uncovered rule Process_X
-        Decision_D Rule_R``, then ``e.g. {...}`` when a seed was found."""
+        """``uncovered flow Process_X Gateway_Y Flow_Z (name)`` / ``uncovered rule Process_X
+        Decision_D Rule_R``, then ``: e.g. {...} via Task_A, start`` when a seed was found."""
         text = f"uncovered {self.kind} {self.process} {self.owner} {self.target}"
         if self.name:
             text += f" ({self.name})"
         if self.seed is not None:
             text += f": e.g. {_render(self.seed)}"
+            if self.setters:
+                text += f" via {', '.join(self.setters)}"
         return text
 
 
@@ -112,13 +115,15 @@ def coverage(model: Model, traces: Iterable[Trace], *, seeds: bool = True) -> Re
                 flows += 1
                 if flow.id not in taken:
                     seed = flow_seed(model, process, node, flow.id) if seeds else None
-                    uncovered.append(Uncovered("flow", node, flow.id, pid, flow.name, seed))
+                    uncovered.append(Uncovered("flow", node, flow.id, pid, flow.name, seed,
+                                               setters_of(model, process, seed)))
         for decision_id, table, decision in _decisions_of(model, process):
             for rule in table.rules:
                 rules += 1
                 if (decision_id, rule.id) not in matched:
                     seed = rule_seed(model, decision, table, rule) if seeds else None
-                    uncovered.append(Uncovered("rule", decision_id, rule.id, pid, None, seed))
+                    uncovered.append(Uncovered("rule", decision_id, rule.id, pid, None, seed,
+                                               setters_of(model, process, seed)))
     return Report(flows=flows, rules=rules, uncovered=tuple(uncovered), scenarios=len(traces))
 
 
@@ -157,6 +162,30 @@ def _table(model: Model, decision_id: str) -> tuple[Table, Decision] | None:
 
 
 # ------------------------------------------------------------------ seeds
+
+
+def setters_of(model: Model, process: Process, seed: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """Where a scenario puts each seed variable, in the seed's order, once each: the BPMN id of
+    the first user task (document order) whose form has the field, the service task that
+    writes it (its handler sets it from the scenario's replies), else ``start`` (the start
+    variables)."""
+    if not seed:
+        return ()
+    view = model.view
+    by_element = {t.element_id: t for t in view.tasks.values() if t.process == process.iri and t.element_id}
+    where: dict[str, str] = {}
+    for node in process.nodes.values():
+        task = by_element.get(node.id)
+        if task is None:
+            continue
+        form = view.forms.get(task.form) if task.form is not None else None
+        names = [view.variable_name(f.path) for f in form.fields if f.path is not None] if form else []
+        names += [view.variable_name(w) for w in task.writes] if node.kind == "serviceTask" else []
+        for name in names:
+            if name:
+                where.setdefault(name, node.id)
+    return tuple(dict.fromkeys(where.get(name, "start") for name in seed))
+
 
 
 def _variable(model: Model, name: str) -> URIRef | None:
