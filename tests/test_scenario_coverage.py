@@ -175,3 +175,11 @@ def test_traces_reported_by_items_are_counted(pytester):
     result = pytester.runpytest("--seams-only", "model", "--seams-coverage", *QUIET)
     assert ("seams coverage: 2/6 gateway flows, 1/3 decision rules exercised by 1 scenario run(s)"
             in result.outlines)
+
+
+@pytest.mark.parametrize("dialect", ["leave-c7", "leave-c8"])
+def test_juel_and_feel_conditions_give_the_same_report(model, dialect):
+    """The example as a Camunda 7 (JUEL) and a Camunda 8 (FEEL) model routes alike, so its
+    coverage report, seeds included, is the same line for line."""
+    other = load_model(load_project(EXAMPLE.parent / dialect))
+    assert coverage(other, []).lines() == coverage(model, []).lines()
