@@ -21,6 +21,7 @@ from pathlib import Path
 from command_cases import check_rows, propose_row, sandbox_row
 from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
+from scenario_case import scenario_row
 from scratch_case import scratch_row
 from synthetic import build_project
 from type_case import type_checks_row
@@ -78,6 +79,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
     say("scratch copies with and without an unrelated tree")
     rows.append(scratch_row(project(sizes.small), copies=sizes.small, megabytes=sizes.tree_mb,
                             files=sizes.tree_files, repeats=sizes.scratch_repeats))
+    say("scenarios on the embedded engine against their calls alone")
+    rows.append(scenario_row(workdir, repeats=max(3, sizes.repeats)))
     say("seams check on large UNIQUE decision tables")
     rows += table_rows(workdir, small=sizes.rules[0], large=sizes.rules[1], repeats=min(3, sizes.repeats))
     say("where seams check spends its time")

@@ -179,39 +179,11 @@ class AcceptanceItem(GateItem):
             self.check([("seam:handler", str(exc))])
 
     def executor(self, start: Any) -> Any:
-        """The session's executor for this handlers package, shared by the items (each
-        item still imports the module afresh in it: its modules are dropped first); a new
-        one when the last has ended. It ends with the session, and with it everything the
-        handlers started."""
-        executors = self._executors()
-        package = self.spec.module.partition(".")[0]
-        source = self.spec.handlers_parent / package
-        executor = executors.get(source)
-        if executor is None or not executor.alive():
-            self.drop_executor()
-            executor = executors[source] = start([(source, package)])
-        return executor
-
-    def _executors(self) -> dict:
-        session = self.session
-        executors = getattr(session, "_seams_executors", None)
-        if executors is None:
-            executors = {}
-            setattr(session, "_seams_executors", executors)  # noqa: B010 (a pytest Session has no such field)
-
-            def close_all() -> None:
-                for executor in executors.values():
-                    executor.close()
-                executors.clear()
-
-            session.addfinalizer(close_all)
-        return executors
+        """The session's executor for this handlers package (:func:`session_executor`)."""
+        return session_executor(self.session, self.spec, start)
 
     def drop_executor(self) -> None:
-        package = self.spec.module.partition(".")[0]
-        executor = self._executors().pop(self.spec.handlers_parent / package, None)
-        if executor is not None:
-            executor.close()
+        drop_session_executor(self.session, self.spec)
 
     def run_checks(self, executor: Any) -> None:
         self.handle(executor)
@@ -223,6 +195,43 @@ class AcceptanceItem(GateItem):
     def as_pytest_source(self) -> str:
         """This item as a pytest test function (its helpers: :func:`acceptance_source`)."""
         return item_source(self.spec, self.name)
+
+
+def _executors(session: Any) -> dict:
+    executors = getattr(session, "_seams_executors", None)
+    if executors is None:
+        executors = {}
+        setattr(session, "_seams_executors", executors)  # noqa: B010 (a pytest Session has no such field)
+
+        def close_all() -> None:
+            for executor in executors.values():
+                executor.close()
+            executors.clear()
+
+        session.addfinalizer(close_all)
+    return executors
+
+
+def session_executor(session: Any, spec: TaskSpec, start: Any) -> Any:
+    """The session's executor for ``spec``'s handlers package, shared by the acceptance and
+    scenario items (each import takes the module afresh: its modules are dropped first); a
+    new one (``start(code)``) when the last has ended. It ends with the session, and with it
+    everything the handlers started."""
+    executors = _executors(session)
+    package = spec.module.partition(".")[0]
+    source = spec.handlers_parent / package
+    executor = executors.get(source)
+    if executor is None or not executor.alive():
+        drop_session_executor(session, spec)
+        executor = executors[source] = start([(source, package)])
+    return executor
+
+
+def drop_session_executor(session: Any, spec: TaskSpec) -> None:
+    package = spec.module.partition(".")[0]
+    executor = _executors(session).pop(spec.handlers_parent / package, None)
+    if executor is not None:
+        executor.close()
 
 
 class ImportItem(AcceptanceItem):

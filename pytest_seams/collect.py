@@ -4,6 +4,7 @@ Item names (stable; the session runner and ``expected_items`` rely on them)::
 
     seams.toml::shapes | ::decisions | ::generate
     seams.toml::<handler>::import | ::example[<label>] | ::contract
+    seams.toml::scenario[<label>]                          (one per seam:scenario, docs/scenarios.md)
     seams.toml::generated-stale | ::generated-hand-edited | ::draft-stale | ::draft-hand-edited
                                                                      (only with --seams-check)
     seams.toml::routing                                  (only with --seams-suggestion=PATH)
@@ -25,18 +26,20 @@ import pytest
 from pytest_seams import MODEL_ONLY
 from pytest_seams.acceptance import TaskSpec, acceptance_items, task_specs
 from pytest_seams.gates import gate_items
+from pytest_seams.scenarios import ScenarioSpec, scenario_items, scenario_specs
 from seams.checks.registry import LOCK_GATES, MODEL_GATES, Gate, Source
 from seams.model.loading import load_model
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What a seams.toml collects, in order: model gates, tasks, lock gates."""
+    """What a seams.toml collects, in order: model gates, tasks, scenarios, lock gates."""
 
     model_gates: tuple[Gate, ...]
     tasks: list[tuple[str, TaskSpec]]
     lock_gates: tuple[Gate, ...]
     routing: bool = False  # the routing item of --seams-suggestion, after the model gates
+    scenarios: tuple[ScenarioSpec, ...] = ()  # only in a full session (no --seams-only)
 
 
 def plan(project: Any, model: Any, *, only: Any = None, check: bool = False,
@@ -46,7 +49,8 @@ def plan(project: Any, model: Any, *, only: Any = None, check: bool = False,
         return Plan(MODEL_GATES, [], (), routing=suggestion)
     if only is not None:
         return Plan((), task_specs(project, model, only), ())
-    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else (), routing=suggestion)
+    return Plan(MODEL_GATES, task_specs(project, model), LOCK_GATES if check else (), routing=suggestion,
+                scenarios=tuple(scenario_specs(model)))
 
 
 class SeamsFile(pytest.File):
@@ -72,6 +76,7 @@ class SeamsFile(pytest.File):
             yield routing_item(self, suggestion)
         for name, spec in items.tasks:
             yield TaskNode.from_parent(self, name=name, spec=spec)
+        yield from scenario_items(self, list(items.scenarios))
         yield from gate_items(self, items.lock_gates)
 
     def findings(self, source: Source) -> list:

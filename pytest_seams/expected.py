@@ -31,4 +31,5 @@ def expected_items(project: Project, model: Model, *, task: Any = None,
     names += [f"{CONFIG_NAME}::{ROUTING.name}"] if items.routing else []
     for node, spec in items.tasks:
         names += [f"{CONFIG_NAME}::{node}::{item}" for item in spec.item_names()]
+    names += [f"{CONFIG_NAME}::{scenario.item}" for scenario in items.scenarios]
     return names + [f"{CONFIG_NAME}::{gate.name}" for gate in items.lock_gates]

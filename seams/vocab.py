@@ -51,6 +51,13 @@ result = SEAM.result
 field = SEAM.field
 datatype = SEAM.datatype
 decidedBy = SEAM.decidedBy
+# scenarios of a process (docs/scenarios.md); seam:given, seam:replies and seam:expect as examples have them
+scenario = SEAM.scenario
+submits = SEAM.submits
+task = SEAM.task
+values = SEAM["values"]  # noqa: A001 - attribute access would give Namespace.values
+expectEnd = SEAM.expectEnd
+expectFlows = SEAM.expectFlows
 
 # dec: properties
 dec_payloadElement = DEC.payloadElement

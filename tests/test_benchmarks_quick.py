@@ -17,7 +17,8 @@ ROWS = ("seams check, 2 vs 1 process", "seams check vs bare rdflib parse, 2 proc
         "sandboxed vs --no-sandbox cached seams propose, 1 process", "seams_edit 10-subject patch vs rdflib",
         "scratch copy with 2 MB in 40 unrelated files vs without",
         "type-aware checks vs seams check, 2 processes: CPU time",
-        "seams check, UNIQUE table of 40 vs 8 rules", "seams check, UNIQUE table of 8 rules: sort-and-sweep vs")
+        "seams check, UNIQUE table of 40 vs 8 rules", "seams check, UNIQUE table of 8 rules: sort-and-sweep vs",
+        "scenario run on the embedded engine vs its handler and decision calls alone, per instance")
 
 
 def test_the_quick_benchmark_run_prints_every_row_and_exits_0(tmp_path):

@@ -83,3 +83,28 @@ def test_a_boundary_timer_is_refused_naming_it(leave: Path) -> None:
          '<bpmn:timerEventDefinition /></bpmn:boundaryEvent>\n    <bpmn:endEvent id="EndEvent_Rejected"')
     with pytest.raises(EngineRefused, match="boundaryEvent Timer_Remind: the embedded engine does not run"):
         run(leave, 3)
+
+
+def test_a_terminal_can_judge_each_answer_with_the_engine_s_own_form_check(leave: Path) -> None:
+    from seams.forms import submitted_problems
+
+    project = load_project(leave)
+    model = load_model(project)
+    asked = []
+
+    def answer(info):
+        asked.append(info)
+        if info.element_id != "Task_Submit":
+            return {"approved": True}
+        assert [f.variable for f in info.fields] == ["employee", "leave_type", "days", "start_date"]
+        assert info.fields[1].choices == ("annual", "sick", "unpaid") and info.fields[2].datatype == "integer"
+        assert submitted_problems(model, info, {**SUBMIT, "days": 0}) == ["'days': 0 breaks sh:minInclusive 1 (sh:property of ex:LeaveForm)"]
+        assert submitted_problems(model, info, {"employee": "ana", "colour": "red"}) == [
+            "'colour' is no field of form ex:LeaveForm", "'leave_type' is required by form ex:LeaveForm and missing",
+            "'days' is required by form ex:LeaveForm and missing", "'start_date' is required by form ex:LeaveForm and missing"]
+        return {**SUBMIT, "days": 8}
+
+    result = run_instance(project, model, "ex:LeaveRequestProcess", user_task_data=answer, replies=REPLIES)
+    assert [i.element_id for i in asked] == ["Task_Submit", "Task_ManagerReview"]
+    assert asked[1].form == "ex:ReviewForm" and asked[1].variables["approval"] == "manager"
+    assert result.end_event == "EndEvent_Done"

@@ -43,6 +43,14 @@ RECORD_LEAVE = [
     "seams.toml::record_leave::contract",
 ]
 
+SCENARIOS = [  # by label; only the refusal passes before record_leave is proposed (it never books)
+    "seams.toml::scenario[long leave approved by the manager]",
+    "seams.toml::scenario[long unpaid leave goes to HR]",
+    "seams.toml::scenario[short annual leave is booked at once]",
+    "seams.toml::scenario[short sick leave is reviewed]",
+    "seams.toml::scenario[the manager refuses the leave]",
+]
+
 
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> Path:
@@ -71,7 +79,7 @@ def test_example_project_collects_every_gate_under_stable_names(pytester, projec
     real = load_project(project)
     assert collected == expected_items(real, load_model(real))
     assert collected == ["seams.toml::shapes", "seams.toml::decisions", "seams.toml::generate",
-                         *CHECK_BALANCE, *RECORD_LEAVE]
+                         *CHECK_BALANCE, *RECORD_LEAVE, *SCENARIOS]
 
 
 def test_handler_passes_and_missing_module_fails_naming_it(pytester, project):
@@ -79,8 +87,9 @@ def test_handler_passes_and_missing_module_fails_naming_it(pytester, project):
     reports = call_reports(reprec)
     passed = [n for n, r in reports.items() if r.passed]
     failed = [n for n, r in reports.items() if r.failed]
-    assert passed == ["seams.toml::shapes", "seams.toml::decisions", "seams.toml::generate", *CHECK_BALANCE]
-    assert failed == RECORD_LEAVE
+    assert passed == ["seams.toml::shapes", "seams.toml::decisions", "seams.toml::generate", *CHECK_BALANCE,
+                      SCENARIOS[-1]]
+    assert failed == RECORD_LEAVE + SCENARIOS[:-1]
     for nodeid in RECORD_LEAVE:
         (finding,) = findings(reports[nodeid])
         assert finding["subject"] == "ex:RecordLeave" and finding["predicate"] == "seam:handler"
@@ -191,7 +200,7 @@ def test_model_gates_fail_with_their_findings(pytester, project):
     edit(project / "model" / "model.trig", 'seam:handler "record_leave" ;', "")
     reports = call_reports(pytester.inline_run(*QUIET))
     assert [n for n, r in reports.items() if r.failed] == [
-        "seams.toml::shapes", "seams.toml::decisions", "seams.toml::generate"]
+        "seams.toml::shapes", "seams.toml::decisions", "seams.toml::generate", *SCENARIOS]
     shapes = findings(reports["seams.toml::shapes"])
     assert {(f["kind"], f["subject"], f["predicate"]) for f in shapes} == {
         ("shape", "ex:RecordLeave", "seam:handler")}

@@ -37,7 +37,13 @@ The API (stable; ``seams run`` and the coverage report build on it)::
 ``process`` is a seams.model.view.Process, its IRI, prefixed name, BPMN id
 or label (:func:`find_process`; an unknown one is a ResolutionError).
 ``given`` are the start variables, ``replies`` a JSON object of binding
-replies by binding name (as an example's ``seam:replies``). ``on_step`` is
+replies by binding name (as an example's ``seam:replies``).
+``user_task_data`` gets a :class:`seams.runs.UserTaskInfo` (element id and
+name, the model's task and form as prefixed names, the form's fields, the
+variables so far) and returns the values submitted; a CLI that asks at the
+terminal can judge each answer first with
+``seams.forms.submitted_problems(model, info, values)``, the very check the
+engine then makes (one message per problem; empty: accepted). ``on_step`` is
 called after each element ran with its :class:`seams.runs.Step` (element
 id, name, BPMN kind, the flow it was reached by, what it wrote, the rules
 that matched). ``executor_for`` gives the executor a task's handler runs in
@@ -58,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_seams.engine.errors import EngineRefused
 from pytest_seams.engine.prepare import Prepared, find_process, prepared
 from pytest_seams.engine.runtime import MAX_STEPS, Runtime
+from seams.forms import form_fields, form_problems, submitted_problems
 from seams.runs import FormField, RunResult, Step, UserTaskInfo
 
 if TYPE_CHECKING:
@@ -66,7 +73,7 @@ if TYPE_CHECKING:
     from seams.project.layout import Project
 
 __all__ = ["MAX_STEPS", "EngineRefused", "FormField", "Prepared", "RunResult", "Step", "UserTaskInfo",
-           "find_process", "run_instance"]
+           "find_process", "form_fields", "form_problems", "run_instance", "submitted_problems"]
 
 
 def run_instance(project: Project, model: Model, process: Any, *, given: Mapping[str, Any] | None = None,

@@ -22,7 +22,7 @@ from pytest_seams.engine.errors import ScenarioStop
 from pytest_seams.engine.spiff import SeamsScriptEngine
 from seams import vocab as V
 from seams.errors import ExpressionError
-from seams.runs import FormField, RunResult, Step, UserTaskInfo
+from seams.runs import RunResult, Step, UserTaskInfo
 
 if TYPE_CHECKING:
     from pytest_seams.engine.prepare import Prepared
@@ -157,43 +157,21 @@ class Runtime:
         return default.target
 
     def user_task(self, task: Any, element: str) -> dict[str, Any]:
-        from seams.checks.types import local_datatype, variable_types
+        from seams.forms import form_fields, form_problems, task_form
 
         model = self.ready.model
-        view = model.view
         mtask = self.ready.tasks.get(element)
-        form = view.forms.get(mtask.form) if mtask is not None and mtask.form is not None else None
-        fields = []
-        by_name = {}
-        for each in form.fields if form is not None else ():
-            variable = view.variables.get(each.path) if each.path is not None else None
-            if variable is None or not variable.name:
-                continue
-            by_name[variable.name] = each
-            fields.append(FormField(variable=variable.name, label=each.name or variable.label,
-                                    datatype=local_datatype(each.datatype or variable.datatype),
-                                    required=(each.min_count or 0) >= 1, choices=each.in_values))
+        form = task_form(model, mtask)
         info = UserTaskInfo(element_id=element, name=self.process.nodes[element].name,
                             subject=model.qname(mtask.iri) if mtask is not None else None,
                             form=model.qname(form.iri) if form is not None else None,
-                            fields=tuple(fields), variables=_plain(task.data))
+                            fields=form_fields(model, mtask), variables=_plain(task.data))
         answer = self.user_task_data(info)
         if not isinstance(answer, Mapping):
             raise ScenarioStop(element, f"{element}: the data submitted is {type(answer).__name__}, "
                                         "not an object of values by variable name")
         submitted: dict[str, Any] = copy.deepcopy(dict(answer))
-        if form is None:
-            return submitted
-        types = variable_types(model)
-        problems = [f"{name!r} is no field of form {info.form}" for name in submitted if name not in by_name]
-        for name, each in by_name.items():
-            if name not in submitted:
-                if (each.min_count or 0) >= 1:
-                    problems.append(f"{name!r} is required by form {info.form} and missing")
-                continue
-            vtype = types.get(each.path) if each.path is not None else None
-            if vtype is not None:
-                problems += [f"{name!r}: {message}" for _, message in vtype.problems(submitted[name])]
+        problems = form_problems(model, mtask, submitted)
         if problems:
             raise ScenarioStop(element, f"{element}: the data submitted is refused: {problems[0]}")
         return submitted

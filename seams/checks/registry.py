@@ -63,6 +63,7 @@ class Gate:
     lock: bool = False
     about: str = ""
     option: str | None = None  # the pytest option that collects the gate, when not always collected
+    item: str | None = None  # the item name, when it is not the gate's name (one item per scenario)
 
     @property
     def only_kind(self) -> str | None:
@@ -102,6 +103,14 @@ ROUTING = Gate("routing", Source("seams.suggestions.routing", "routing_of_record
 copy the suggestion changed (``seams suggest``, ``seams suggest --accept``); its function
 takes the changed model and the record, so ``seams check`` never runs it."""
 
+SCENARIO = Gate("scenario", Source("pytest_seams.scenarios", "scenario_run_findings", True), ("scenario",),
+                item="scenario[<label>]",
+                about="one item per seam:scenario: its process runs on the embedded engine; the flows taken, "
+                      "the end event and the variables are the scenario's")
+"""The scenarios (docs/scenarios.md): one item per ``seam:scenario``, collected in every full
+session after the tasks' items. They run the handlers (in the sandbox), so ``seams check``,
+which runs no drafted code, leaves them to ``pytest`` as it leaves the acceptance items."""
+
 GOLDEN_GATE_NAMES: tuple[str, ...] = ("golden", "determinism", "parses", "sources")
 """The items of a generator package's golden file (pytest_seams.golden; docs/generators.md)."""
 DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
@@ -110,7 +119,7 @@ DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
 
 CHECK_GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
 """What ``seams check`` runs, in the order it prints."""
-GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING)
+GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING, SCENARIO)
 MODEL_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in MODEL_GATES)
 LOCK_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in LOCK_GATES)
 MODEL_KINDS: tuple[str, ...] = tuple(kind for gate in MODEL_GATES for kind in gate.kinds)
@@ -159,7 +168,7 @@ def markdown_table() -> str:
     """The gate table of docs/plugin.md (a test keeps the two equal)."""
     rows = ["| gate | item | checks | function | finding kinds |", "| --- | --- | --- | --- | --- |"]
     for g in GATES:
-        item = f"`seams.toml::{g.name}`" + (f" (`{g.option}`)" if g.option else "")
+        item = f"`seams.toml::{g.item or g.name}`" + (f" (`{g.option}`)" if g.option else "")
         kinds = ", ".join(f"`{kind}`" for kind in g.kinds)
         rows.append(f"| `{g.name}` | {item} | {g.about} | `{g.source.qualname}` | {kinds} |")
     return "\n".join(rows) + "\n"

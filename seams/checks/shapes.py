@@ -83,6 +83,7 @@ def shape_findings(model: Model) -> list[Finding]:
     from seams.checks.examples import example_findings
     from seams.checks.field_types import field_type_findings
     from seams.checks.literals import ill_typed_findings
+    from seams.checks.scenarios import scenario_findings
     from seams.checks.shapes_wellformed import wellformedness_findings
 
     found = set(_shacl_findings(model))
@@ -91,6 +92,7 @@ def shape_findings(model: Model) -> list[Finding]:
     found.update(_python_findings(model))
     found.update(example_findings(model))  # examples against their variables' types
     found.update(field_type_findings(model))  # form fields against their variables' datatypes
+    found.update(scenario_findings(model))  # scenarios against the BPMN and the variables
     return sorted(found)
 
 

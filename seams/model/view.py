@@ -149,6 +149,31 @@ class BpmnNode:
 
 
 @dataclass(frozen=True)
+class Submission:
+    """What one user task submits in a scenario: ``seam:task`` and ``seam:values`` (a JSON object)."""
+
+    node: Node
+    task: URIRef | None
+    values: Any
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One ``seam:scenario`` of a process (docs/scenarios.md): start variables, the data each
+    user task submits, the binding replies, and what the run must end with. JSON parts are
+    None when absent, a JsonError when they do not parse."""
+
+    node: Node
+    label: str | None
+    given: Any = None
+    submits: tuple[Submission, ...] = ()
+    replies: Any = None
+    expect_end: str | None = None
+    expect_flows: Any = None
+    expect: Any = None
+
+
+@dataclass(frozen=True)
 class Process:
     iri: URIRef
     label: str | None
@@ -157,6 +182,7 @@ class Process:
     nodes: dict[str, BpmnNode] = field(default_factory=dict)
     flows: dict[str, Flow] = field(default_factory=dict)
     found: bool = False  # the payload has a bpmn:process with element_id
+    scenarios: tuple[Scenario, ...] = ()  # by label
 
     def outgoing(self, node_id: str) -> list[Flow]:
         return [f for f in self.flows.values() if f.source == node_id]
@@ -271,6 +297,24 @@ def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:
             held_out=_python(graph.value(node, V.heldOut)) is True,
         ))
     return tuple(sorted(examples, key=lambda e: (e.label or "", str(e.node))))
+
+
+def _scenarios(graph: Graph, process: URIRef) -> tuple[Scenario, ...]:
+    scenarios = []
+    for node in graph.objects(process, V.scenario):
+        submits = tuple(sorted(
+            (Submission(node=_node(s), task=_ref(graph.value(s, V.task)),
+                        values=_json_or_error(graph.value(s, V.values)))
+             for s in graph.objects(node, V.submits)), key=lambda s: (str(s.task), str(s.node))))
+        scenarios.append(Scenario(
+            node=_node(node), label=_text(graph, node, V.RDFS.label),
+            given=_json_or_error(graph.value(node, V.given)), submits=submits,
+            replies=_json_or_error(graph.value(node, V.replies)),
+            expect_end=_text(graph, node, V.expectEnd),
+            expect_flows=_json_or_error(graph.value(node, V.expectFlows)),
+            expect=_json_or_error(graph.value(node, V.expect)),
+        ))
+    return tuple(sorted(scenarios, key=lambda s: (s.label or "", str(s.node))))
 
 
 def _parameter(graph: Graph, node: Node, variables: Mapping[URIRef, Variable]) -> Parameter:
@@ -396,7 +440,8 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
         in_payload = bpmn.get(payload, {}) if payload is not None else {}
         nodes, flows = in_payload.get(element, ({}, {})) if element is not None else ({}, {})
         processes[s] = Process(iri=s, label=labels.get(s), payload=payload, element_id=element,
-                               nodes=nodes, flows=flows, found=element in in_payload)
+                               nodes=nodes, flows=flows, found=element in in_payload,
+                               scenarios=_scenarios(g, s))
 
     tasks = {}
     for kind in (V.UserTask, V.ServiceTask, V.BusinessRuleTask):

@@ -1,0 +1,154 @@
+"""Scenarios: what one run of a process must do, and how a run is held to it (docs/scenarios.md).
+
+A ``seam:scenario`` of a process gives the start variables, the data each
+user task submits, the binding replies, and the expected outcome: the end
+event, the sequence flows taken in order, and final variables (only those
+listed are compared). This module turns the view's :class:`Scenario` into
+plain run inputs (:func:`scenario_plan`) and compares a run's
+:class:`seams.runs.RunResult` with it (:func:`scenario_problems`), naming
+the first element where the run left the expected path, the error that
+stopped it, or the variable that differs. It needs no engine: the runs come
+from pytest_seams.engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from seams.lang.field_values import same, show
+from seams.model.view import JsonError
+
+if TYPE_CHECKING:
+    from seams.model.loading import Model
+    from seams.model.view import Process, Scenario
+    from seams.runs import RunResult
+
+
+@dataclass(frozen=True)
+class ScenarioPlan:
+    """A scenario as plain data: what the engine needs to run it, what the run must show."""
+
+    label: str
+    given: dict[str, Any] = field(default_factory=dict)
+    submits: dict[str, dict[str, Any]] = field(default_factory=dict)  # user task BPMN id -> values
+    replies: dict[str, Any] = field(default_factory=dict)
+    expect_end: str | None = None
+    expect_flows: tuple[str, ...] | None = None
+    expect: dict[str, Any] = field(default_factory=dict)
+    problem: str | None = None  # why the scenario cannot run (its JSON is not of its shape)
+
+
+def scenario_labels(process: Process) -> list[tuple[str, Scenario]]:
+    """(item label, scenario) in label order; a repeated or missing label gets a number, so
+    every item has its own name (the shapes check reports the repeat)."""
+    counts: dict[str, int] = {}
+    out = []
+    for number, scenario in enumerate(process.scenarios, 1):
+        label = scenario.label or f"scenario {number}"
+        counts[label] = counts.get(label, 0) + 1
+        out.append((label if counts[label] == 1 else f"{label} ({counts[label]})", scenario))
+    return out
+
+
+def scenario_plan(model: Model, label: str, scenario: Scenario) -> ScenarioPlan:
+    """The scenario ready to run; ``problem`` says why not when a part is not of its JSON shape."""
+    view = model.view
+    problems = []
+
+    def obj(value: Any, predicate: str) -> dict[str, Any]:
+        if value is None:
+            return {}
+        if isinstance(value, JsonError) or not isinstance(value, dict):
+            problems.append(f"{predicate} is not a JSON object")
+            return {}
+        return value
+
+    submits: dict[str, dict[str, Any]] = {}
+    for submission in scenario.submits:
+        task = view.tasks.get(submission.task) if submission.task is not None else None
+        if task is None or task.element_id is None:
+            problems.append(f"seam:submits names {submission.task and model.qname(submission.task)}, "
+                            "which is no user task of the model")
+            continue
+        submits[task.element_id] = obj(submission.values, f"seam:values of {model.qname(task.iri)}")
+    flows = None
+    if scenario.expect_flows is not None:
+        value = scenario.expect_flows
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            flows = tuple(value)
+        else:
+            problems.append("seam:expectFlows is not a JSON array of sequence-flow ids")
+    return ScenarioPlan(label=label, given=obj(scenario.given, "seam:given"), submits=submits,
+                        replies=obj(scenario.replies, "seam:replies"), expect_end=scenario.expect_end,
+                        expect_flows=flows, expect=obj(scenario.expect, "seam:expect"),
+                        problem=problems[0] if problems else None)
+
+
+def scenario_problems(process: Process, plan: ScenarioPlan, result: RunResult) -> list[tuple[str, str]]:
+    """(predicate, message) for where ``result`` leaves ``plan``: first the path (the first flow
+    that differs, named by the element it left from), else the error that stopped the run,
+    then the end event, then each expected variable. Empty when the run is the scenario's."""
+    path = _path_problem(process, plan, result)
+    if path is not None:
+        return [path]
+    if result.error is not None:
+        where = f"stopped at {_element(process, result.error_element)}" if result.error_element else "stopped"
+        return [("seam:scenario", f"{where}: {result.error}")]
+    problems = []
+    if plan.expect_end is not None and result.end_event != plan.expect_end:
+        problems.append(("seam:expectEnd", f"ended at {_element(process, result.end_event)}, expected "
+                                           f"{_element(process, plan.expect_end)}"))
+    for name in sorted(plan.expect):
+        want = plan.expect[name]
+        if name not in result.variables:
+            problems.append(("seam:expect", f"variable {name!r} is missing, expected {show(want)}"))
+        elif not same(result.variables[name], want):
+            problems.append(("seam:expect", f"variable {name!r} is {show(result.variables[name])}, "
+                                            f"expected {show(want)}"))
+    return problems
+
+
+def _path_problem(process: Process, plan: ScenarioPlan, result: RunResult) -> tuple[str, str] | None:
+    if plan.expect_flows is None:
+        return None
+    taken, expected = result.flows, plan.expect_flows
+    for index, (got, want) in enumerate(zip(taken, expected)):
+        if got != want:  # named by the element the run took its own flow from (a gateway, mostly)
+            flow = process.flows.get(got) or process.flows.get(want)
+            left = _element(process, flow.source) if flow is not None else "?"
+            return ("seam:expectFlows", f"left the expected path at {left}: took {_flow(process, got)}, "
+                                        f"expected {_flow(process, want)} (flow {index + 1} of the run)")
+    if len(taken) < len(expected) and result.error is None:
+        return ("seam:expectFlows", f"ended at {_element(process, result.end_event)} after "
+                                    f"{len(taken)} flows; expected next {_flow(process, expected[len(taken)])}")
+    if len(taken) > len(expected):
+        return ("seam:expectFlows", f"went on past the expected path: took {_flow(process, taken[len(expected)])} "
+                                    f"after the {len(expected)} flows expected")
+    return None
+
+
+def _element(process: Process, element: str | None) -> str:
+    if element is None:
+        return "no end event"
+    node = process.nodes.get(element)
+    name = f' "{node.name}"' if node is not None and node.name else ""
+    return f"{node.kind if node is not None else 'element'} {element}{name}"
+
+
+def _flow(process: Process, flow_id: str) -> str:
+    flow = process.flows.get(flow_id)
+    if flow is None:
+        return flow_id
+    name = f' "{flow.name}"' if flow.name else ""
+    return f"{flow_id}{name} to {flow.target}"
+
+
+def user_task_values(plan: ScenarioPlan) -> Any:
+    """``user_task_data`` for the engine: each user task's submitted values (none: an empty object)."""
+
+    def values(info: Any) -> Mapping[str, Any]:
+        return plan.submits.get(info.element_id, {})
+
+    return values
