@@ -4,7 +4,7 @@ The way to try a model before any engine is set up (docs/cli.md, "seams
 run"): the process runs on pytest_seams.engine, exactly as a scenario item
 runs it (seams' conditions, the generated decisions, the project's handlers
 behind the sandbox boundary). Each user task's form is asked at the terminal,
-every answer judged by the form's SHACL fields (seams.checks.form_answers)
+every answer judged by seams.forms.form_problems (the engine's own check of a form)
 and asked again with a one-line reason when refused, or read from
 ``--answers FILE``. One line per element as it runs, then the final
 variables as one sorted JSON object.
@@ -196,42 +196,43 @@ class FormAsker:
         self.answers_name = answers_name
 
     def __call__(self, info: Any) -> dict[str, Any]:
-        from seams.checks.form_answers import form_data, form_questions
+        from seams.forms import form_fields
+        from seams_cli.form_prompts import submitted
 
         self.printer.arriving(info.element_id)
         task = self.tasks.get(info.element_id)
-        questions = form_questions(self.model, task) if task is not None else []
+        fields = form_fields(self.model, task)
         self.printer.line(info.element_id)
-        where = f"--answers {self.answers_name}: task {info.element_id}"
         if info.element_id in self.answers:
+            where = f"--answers {self.answers_name}: task {info.element_id}"
             try:
-                return form_data(questions, self.answers[info.element_id], where)
+                return submitted(self.model, task, fields, self.answers[info.element_id], where)
             except ValueError as exc:
                 raise RunInputError(str(exc)) from None
-        if not questions:
+        if not fields:
             return {}
         if not _interactive(self.stdin):
             source = f"--answers {self.answers_name} has no entry for it" if self.answers_name else \
                 "stdin is no terminal and no --answers FILE was given"
             raise AnswerMissing(f"{_head('user task', info.element_id, info.name)} needs its form filled, "
                                 f"but {source}; pass --answers FILE (a JSON object keyed by user task id)")
-        return self.ask(questions)
+        return self.ask(task, fields)
 
-    def ask(self, questions: list[Any]) -> dict[str, Any]:
-        from seams.checks.form_answers import answer
+    def ask(self, task: Any, fields: tuple[Any, ...]) -> dict[str, Any]:
+        from seams_cli.form_prompts import answer, prompt
 
         data: dict[str, Any] = {}
-        for question in questions:
+        for field in fields:
             while True:
-                self.stdout.write(f"  {question.prompt()}: ")
+                self.stdout.write(f"  {prompt(field)}: ")
                 self.stdout.flush()
                 text = self.stdin.readline()
                 if not text:
-                    raise AnswerMissing(f"input ended before field {question.name!r} was answered")
-                value, reason = answer(text.rstrip("\r\n"), question)
+                    raise AnswerMissing(f"input ended before field {field.variable!r} was answered")
+                value, reason = answer(self.model, task, field, text.rstrip("\r\n"))
                 if reason is None:
                     if value is not None:
-                        data[question.name] = value
+                        data[field.variable] = value
                     break
                 self.stdout.write(f"  invalid: {reason}\n")
         return data
