@@ -183,3 +183,40 @@ def test_juel_and_feel_conditions_give_the_same_report(model, dialect):
     coverage report, seeds included, is the same line for line."""
     other = load_model(load_project(EXAMPLE.parent / dialect))
     assert coverage(other, []).lines() == coverage(model, []).lines()
+
+
+# ------------------------------------------------------------------ with the real scenario items
+
+RECORD_LEAVE = ("def handle(inputs, bindings):\n"
+                "    return {'booking_ref': str(bindings.calendar(inputs['employee'], inputs['leave_type'], "
+                "inputs['days']))}\n")
+
+
+def _example_with_handlers(pytester) -> Path:
+    shutil.copytree(EXAMPLE, pytester.path, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", ".seams"))
+    (pytester.path / "handlers" / "record_leave.py").write_text(RECORD_LEAVE, encoding="utf-8")
+    return pytester.path
+
+
+def test_the_example_scenarios_cover_every_branch_and_rule(pytester):
+    _example_with_handlers(pytester)
+    result = pytester.runpytest("-k", "scenario", "--seams-coverage", *QUIET)
+    result.assert_outcomes(passed=5)
+    assert [line for line in result.outlines if line.startswith(("seams coverage", "uncovered"))] == [
+        "seams coverage: 6/6 gateway flows, 3/3 decision rules exercised by 5 scenario run(s)"]
+
+
+def test_a_scenario_that_takes_another_branch_leaves_its_flow_uncovered(pytester):
+    """The refusal scenario now submits an approval: it fails (its path is not the expected one),
+    its run still counts, and the refusal flow is reported with the data that would take it."""
+    root = _example_with_handlers(pytester)
+    edit(root / "model" / "model.trig", '{\\"approved\\": false, \\"review_note\\": \\"busy month\\"}',
+         '{\\"approved\\": true, \\"review_note\\": \\"busy month\\"}')
+    result = pytester.runpytest("-k", "scenario", "--seams-coverage", *QUIET)
+    result.assert_outcomes(passed=4, failed=1)
+    assert [line for line in result.outlines if line.startswith(("seams coverage", "uncovered"))] == [
+        "seams coverage: 5/6 gateway flows, 3/3 decision rules exercised by 5 scenario run(s)",
+        'uncovered flow Process_LeaveRequest Gateway_Reviewed Flow_Rejected (no): e.g. {"approved": false} '
+        "via Task_ManagerReview",
+    ]
