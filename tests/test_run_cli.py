@@ -351,3 +351,41 @@ def test_step_lines_for_parallel_and_exclusive_gateways():
     printer.step(Step(element_id="Choice", name=None, kind="exclusiveGateway", flow="f2"))
     printer.flush("No")  # the run stopped at the user task the gateway chose
     assert stopped.getvalue().splitlines() == ["exclusiveGateway Choice: took fn"]
+
+
+# ------------------------------------------------------------------ --scenario
+
+
+def test_a_scenario_replays_with_its_data_and_is_held_to_its_expectations(project):
+    result = run_seams("run", "Leave request", "--scenario", "the manager refuses the leave", cwd=project)
+    assert (result.returncode, result.stderr) == (0, "")
+    lines = _lines(result.stdout)
+    assert lines[-4:-1] == ['exclusiveGateway Gateway_Reviewed "Approved?": took Flow_Rejected "no"',
+                            'endEvent EndEvent_Rejected "Leave refused"',
+                            'variables {"approval": "manager", "approved": false, "balance_left": 4, "days": 10, '
+                            '"employee": "ben", "leave_type": "annual", "review_note": "busy month", '
+                            '"start_date": "2026-03-02"}']
+    assert lines[-1] == 'scenario "the manager refuses the leave": as expected'
+
+
+def test_a_broken_decision_rule_fails_the_replayed_scenario(project):
+    """Rule_Long moved from > 5 to > 15 days (and the short rules with it): ten days are now
+    auto-approved, so the manager's scenario leaves its path at the approval gateway."""
+    dmn = project / "model" / "leave.dmn"
+    edit(dmn, "&gt; 5", "&gt; 15")
+    edit(dmn, "&lt;= 5", "&lt;= 15")
+    result = run_seams("run", "Leave request", "--scenario", "long leave approved by the manager", cwd=project)
+    assert result.returncode == 1
+    assert _lines(result.stdout)[-1] == (
+        'scenario "long leave approved by the manager" seam:expectFlows: left the expected path at '
+        'exclusiveGateway Gateway_Approval "Approval level?": took Flow_Auto "auto" to Task_RecordLeave, '
+        'expected Flow_Review "manager" to Task_ManagerReview (flow 5 of the run)')
+
+
+def test_an_unknown_scenario_names_the_ones_there_are(project):
+    result = run_seams("run", "Leave request", "--scenario", "nope", cwd=project)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "seams run: --scenario: no scenario 'nope' of Process_LeaveRequest (candidates: long leave approved by "
+        "the manager, long unpaid leave goes to HR, short annual leave is booked at once, short sick leave is "
+        "reviewed, the manager refuses the leave)"]

@@ -26,7 +26,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
-from seams.errors import ProjectError
+from seams.errors import ProjectError, ResolutionError
 from seams.project.layout import load_project
 from seams_cli.lifetime import command_model
 
@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replies", metavar="FILE", default=None,
                         help="binding replies: a JSON object keyed by binding name (else each binding "
                              "answers as in the first example of a task that uses it)")
+    parser.add_argument("--scenario", metavar="LABEL", default=None,
+                        help="run with a seam:scenario's start variables, user task data and replies "
+                             "(the options above win), then hold the run to the scenario")
     parser.add_argument("--project", metavar="DIR",
                         help="the project directory (default: the nearest seams.toml upwards)")
     parser.add_argument("--model", metavar="TRIG",
@@ -60,20 +63,46 @@ def run(args: argparse.Namespace) -> int:
     replies_file = _json_file(args.replies, "--replies") if args.replies is not None else None
     with command_model(project) as model:
         process = find_process(model, args.process)
-        given = start_variables(model, args.given)
+        plan = scenario(model, process, args.scenario) if args.scenario is not None else None
+        given = {**(plan.given if plan else {}), **start_variables(model, args.given)}
         tasks = user_tasks(model, process, answers, args.answers)
         print(_head("run", process.element_id or "", process.label), flush=True)
-        replies = binding_replies(model, process, replies_file, out=sys.stdout)
+        replies = binding_replies(model, process, {**(plan.replies if plan else {}), **(replies_file or {})},
+                                  out=sys.stdout)
         printer = StepPrinter(process, sys.stdout)
         forms = FormAsker(model, process, tasks, answers, printer, sys.stdin, sys.stdout,
-                          answers_name=args.answers)
+                          answers_name=args.answers, scenario=plan)
         result = run_instance(project, model, process, given=given, user_task_data=forms,
                               replies=replies, on_step=printer.step)
         printer.flush(result.error_element)
     if not result.ok:
         print(f"seams run: stopped at {result.error_element or 'the start'}: {result.error}", file=sys.stderr)
     print(f"variables {variables_json(result.variables)}", flush=True)
-    return 0 if result.ok else 1
+    if plan is None:
+        return 0 if result.ok else 1
+    from seams.scenarios import scenario_problems
+
+    problems = scenario_problems(process, plan, result)
+    for predicate, message in problems:
+        print(f"scenario {_quoted(plan.label)} {predicate}: {message}", flush=True)
+    if not problems:
+        print(f"scenario {_quoted(plan.label)}: as expected", flush=True)
+    return 1 if problems or not result.ok else 0
+
+
+def scenario(model: Any, process: Any, label: str) -> Any:
+    """The plan of the process's scenario called ``label`` (its item label, as pytest names it)."""
+    from seams.scenarios import scenario_labels, scenario_plan
+
+    labels = scenario_labels(process)
+    found = next((each for name, each in labels if name == label), None)
+    if found is None:
+        raise ResolutionError(f"--scenario: no scenario {label!r} of {process.element_id}",
+                              [name for name, _ in labels])
+    plan = scenario_plan(model, label, found)
+    if plan.problem:
+        raise RunInputError(f"--scenario {label!r}: {plan.problem}")
+    return plan
 
 
 # ------------------------------------------------------------------ inputs
@@ -189,9 +218,11 @@ class FormAsker:
     questions asked at the terminal, each answer judged before it is kept."""
 
     def __init__(self, model: Any, process: Any, tasks: Mapping[str, Any], answers: Mapping[str, Any] | None,
-                 printer: StepPrinter, stdin: IO[str], stdout: IO[str], *, answers_name: str | None):
+                 printer: StepPrinter, stdin: IO[str], stdout: IO[str], *, answers_name: str | None,
+                 scenario: Any = None):
         self.model, self.process, self.tasks = model, process, tasks
         self.answers = {_answer_key(model, process, tasks, key): value for key, value in (answers or {}).items()}
+        self.scenario = dict(scenario.submits) if scenario is not None else {}  # BPMN id -> values
         self.printer, self.stdin, self.stdout = printer, stdin, stdout
         self.answers_name = answers_name
 
@@ -203,12 +234,13 @@ class FormAsker:
         task = self.tasks.get(info.element_id)
         fields = form_fields(self.model, task)
         self.printer.line(info.element_id)
-        if info.element_id in self.answers:
-            where = f"--answers {self.answers_name}: task {info.element_id}"
-            try:
-                return submitted(self.model, task, fields, self.answers[info.element_id], where)
-            except ValueError as exc:
-                raise RunInputError(str(exc)) from None
+        for source, entries in ((f"--answers {self.answers_name}", self.answers), ("--scenario", self.scenario)):
+            if info.element_id in entries:
+                try:
+                    return submitted(self.model, task, fields, entries[info.element_id],
+                                     f"{source}: task {info.element_id}")
+                except ValueError as exc:
+                    raise RunInputError(str(exc)) from None
         if not fields:
             return {}
         if not _interactive(self.stdin):
