@@ -95,7 +95,7 @@ def test_a_broken_decision_rule_fails_the_scenario_it_routes(pytester: pytest.Py
     assert failed[0].longreprtext == (
         'scenario ex:LeaveRequestProcess seam:expectFlows: "short sick leave is reviewed": left the expected '
         'path at exclusiveGateway Gateway_Approval "Approval level?": took Flow_Auto "auto" to Task_RecordLeave, '
-        'expected Flow_Review "manager" to Task_ManagerReview (flow 5 of the run)')
+        'expected Flow_Review "manager" to Task_ManagerReview (expected flow 5)')
 
 
 def test_a_broken_handler_fails_only_the_scenarios_it_runs_in(leave: Path) -> None:
@@ -184,3 +184,31 @@ def test_the_camunda_variants_run_their_scenarios_with_juel_and_feel_conditions(
     assert failing(proposed(root)) == {}
     edit(root / "model" / "leave.dmn", '<text>"manager"</text>', '<text>"auto"</text>')  # every rule auto
     assert sorted(failing(root)) == LABELS[:2] + LABELS[3:]  # all but the one already auto
+
+
+def test_expected_flows_are_taken_in_order_with_unlisted_flows_between() -> None:
+    from seams.runs import RunResult, Step
+    from seams.scenarios import ScenarioPlan, scenario_problems
+
+    model = load_model(load_project(EXAMPLE))
+    process = next(iter(model.view.processes.values()))
+
+    def run(*flows: str, end: str | None = "EndEvent_Done", error: str | None = None) -> RunResult:
+        steps = [Step(element_id=process.flows[f].target, name=None, kind="x", flow=f) for f in flows]
+        return RunResult(steps=steps, end_event=end, error=error, error_element="Task_RecordLeave" if error else None)
+
+    plan = ScenarioPlan(label="l", expect_flows=("Flow_Review", "Flow_Approved", "Flow_Done"))
+    assert scenario_problems(process, plan, run("Flow_4", "Flow_Review", "Flow_5", "Flow_Approved", "Flow_6",
+                                                "Flow_Done")) == []
+    assert scenario_problems(process, plan, run("Flow_Review", "Flow_5", "Flow_Approved", "Flow_6", "Flow_HR",
+                                                "Flow_7")) == [
+        ("seam:expectFlows", 'left the expected path at exclusiveGateway Gateway_Escalate "Needs HR?": took '
+                             'Flow_HR "long or unpaid" to Task_HRReview, expected Flow_Done "otherwise" to '
+                             "EndEvent_Done (expected flow 3)")]
+    assert scenario_problems(process, plan, run("Flow_Review", "Flow_5", "Flow_Rejected", end="EndEvent_Rejected")) == [
+        ("seam:expectFlows", 'left the expected path at exclusiveGateway Gateway_Reviewed "Approved?": took '
+                             'Flow_Rejected "no" to EndEvent_Rejected, expected Flow_Approved "yes" to Task_RecordLeave '
+                             "(expected flow 2)")]
+    stopped = run("Flow_Review", "Flow_5", "Flow_Approved", end=None, error="handle raised KeyError")
+    assert scenario_problems(process, plan, stopped) == [
+        ("seam:scenario", 'stopped at serviceTask Task_RecordLeave "Record leave": handle raised KeyError')]

@@ -348,7 +348,7 @@ def test_an_invalid_pattern_is_one_finding_per_example_value(tmp_path):
     # the shape itself is malformed (its well-formedness check), and each example value meets it
     shaped = [f for f in findings if f.subject == "ex:BookingShape"]
     assert [(f.subject, f.predicate) for f in shaped] == [("ex:BookingShape", "sh:pattern")]
-    examples = [f for f in findings if f not in shaped]
+    examples = [f for f in findings if f not in shaped and f.predicate != "seam:scenario"]
     assert [(f.subject, f.predicate) for f in examples] == [("ex:RecordLeave", "seam:example")] * 2
     assert all("is not a regular expression" in f.message for f in examples)
 
