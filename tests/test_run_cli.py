@@ -379,7 +379,7 @@ def test_a_broken_decision_rule_fails_the_replayed_scenario(project):
     assert _lines(result.stdout)[-1] == (
         'scenario "long leave approved by the manager" seam:expectFlows: left the expected path at '
         'exclusiveGateway Gateway_Approval "Approval level?": took Flow_Auto "auto" to Task_RecordLeave, '
-        'expected Flow_Review "manager" to Task_ManagerReview (flow 5 of the run)')
+        'expected Flow_Review "manager" to Task_ManagerReview (expected flow 5)')
 
 
 def test_an_unknown_scenario_names_the_ones_there_are(project):
