@@ -38,6 +38,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--seams-update-golden", action="store_true", default=False,
                     help="rewrite a generator package's golden files from the current model "
                          "(markers kept where lines come from the same place), then fail for review")
+    group.addoption("--seams-coverage", action="store_true", default=False,
+                    help="after the session, list the gateway flows and decision rules no scenario "
+                         "ran, with sample values that would (docs/plugin.md)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,6 +62,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if golden is not None and golden.is_golden_file(file_path):
         return golden.GoldenFile.from_parent(parent, path=file_path)
     return None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """``--seams-coverage``: the scenario coverage of every project whose items ran."""
+    if config.getoption("seams_coverage", False):
+        from pytest_seams.coverage_report import write_report
+
+        write_report(terminalreporter, config.rootpath, PROPERTY)
 
 
 @cache

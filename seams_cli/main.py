@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "propose": ("seams_cli.commands.propose", "draft a handler with the provider; keep it if its tests pass"),
     "accept": ("seams_cli.commands.accept", "record a hand-edited handler in seams.lock once its tests pass"),
     "suggest": ("seams_cli.commands.suggest", "ask the provider for a model change; list or accept one"),
+    "run": ("seams_cli.commands.run", "run one process instance on the embedded engine, asking each form"),
     "undo": ("seams_cli.commands.undo", "restore the files the last applied change replaced"),
     "new-generator": ("seams_cli.commands.new_generator", "scaffold a generator package from a reference output"),
     "draft-generator": ("seams_cli.commands.draft_generator", "draft a generator package with the provider"),

@@ -1,0 +1,364 @@
+"""``seams run PROCESS``: one instance on the embedded engine, from the command line.
+
+The way to try a model before any engine is set up (docs/cli.md, "seams
+run"): the process runs on pytest_seams.engine, exactly as a scenario item
+runs it (seams' conditions, the generated decisions, the project's handlers
+behind the sandbox boundary). Each user task's form is asked at the terminal,
+every answer judged by seams.forms.form_problems (the engine's own check of a form)
+and asked again with a one-line reason when refused, or read from
+``--answers FILE``. One line per element as it runs, then the final
+variables as one sorted JSON object.
+
+Exit codes: 0 the instance reached an end event; 1 it stopped before one (a
+handler raised, no condition held: the line names the element); 2 a project
+error, an unknown process, bad ``--given``/``--answers``/``--replies`` data,
+or a user task to fill with no terminal and no answers for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import IO, Any
+
+from seams.errors import ProjectError, ResolutionError
+from seams.project.layout import load_project
+from seams_cli.lifetime import command_model
+
+
+class RunInputError(ProjectError):
+    """Data given to ``seams run`` that the model refuses (exit 2)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("process", metavar="PROCESS",
+                        help="the process: its label, BPMN id, prefixed name or IRI")
+    parser.add_argument("--given", metavar="JSON", default=None,
+                        help='start variables as a JSON object by variable name, e.g. \'{"days": 3}\'')
+    parser.add_argument("--answers", metavar="FILE", default=None,
+                        help="user task data: a JSON object keyed by user task BPMN id or label, "
+                             "each a JSON object of form field values (else asked at the terminal)")
+    parser.add_argument("--replies", metavar="FILE", default=None,
+                        help="binding replies: a JSON object keyed by binding name (else each binding "
+                             "answers as in the first example of a task that uses it)")
+    parser.add_argument("--scenario", metavar="LABEL", default=None,
+                        help="run with a seam:scenario's start variables, user task data and replies "
+                             "(the options above win), then hold the run to the scenario")
+    parser.add_argument("--project", metavar="DIR",
+                        help="the project directory (default: the nearest seams.toml upwards)")
+    parser.add_argument("--model", metavar="TRIG",
+                        help="the TriG model (default: SEAMS_MODEL, else project.model)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pytest_seams.engine import find_process, run_instance
+
+    project = load_project(args.project, model=args.model)
+    answers = _json_file(args.answers, "--answers") if args.answers is not None else None
+    replies_file = _json_file(args.replies, "--replies") if args.replies is not None else None
+    with command_model(project) as model:
+        process = find_process(model, args.process)
+        plan = scenario(model, process, args.scenario) if args.scenario is not None else None
+        given = {**(plan.given if plan else {}), **start_variables(model, args.given)}
+        tasks = user_tasks(model, process, answers, args.answers)
+        print(_head("run", process.element_id or "", process.label), flush=True)
+        replies = binding_replies(model, process, {**(plan.replies if plan else {}), **(replies_file or {})},
+                                  out=sys.stdout)
+        printer = StepPrinter(process, sys.stdout)
+        forms = FormAsker(model, process, tasks, answers, printer, sys.stdin, sys.stdout,
+                          answers_name=args.answers, scenario=plan)
+        result = run_instance(project, model, process, given=given, user_task_data=forms,
+                              replies=replies, on_step=printer.step)
+        printer.flush(result.error_element)
+    if not result.ok:
+        print(f"seams run: stopped at {result.error_element or 'the start'}: {result.error}", file=sys.stderr)
+    print(f"variables {variables_json(result.variables)}", flush=True)
+    if plan is None:
+        return 0 if result.ok else 1
+    from seams.scenarios import scenario_problems
+
+    problems = scenario_problems(process, plan, result)
+    for predicate, message in problems:
+        print(f"scenario {_quoted(plan.label)} {predicate}: {message}", flush=True)
+    if not problems:
+        print(f"scenario {_quoted(plan.label)}: as expected", flush=True)
+    return 1 if problems or not result.ok else 0
+
+
+def scenario(model: Any, process: Any, label: str) -> Any:
+    """The plan of the process's scenario called ``label`` (its item label, as pytest names it)."""
+    from seams.scenarios import scenario_labels, scenario_plan
+
+    labels = scenario_labels(process)
+    found = next((each for name, each in labels if name == label), None)
+    if found is None:
+        raise ResolutionError(f"--scenario: no scenario {label!r} of {process.element_id}",
+                              [name for name, _ in labels])
+    plan = scenario_plan(model, label, found)
+    if plan.problem:
+        raise RunInputError(f"--scenario {label!r}: {plan.problem}")
+    return plan
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def _json_file(path: str, option: str) -> Any:
+    from seams.project.limits import MAX_JSON_BYTES, LimitError, loads_json, read_regular_file
+
+    try:
+        data = read_regular_file(Path(path), max_bytes=MAX_JSON_BYTES)
+    except LimitError as exc:
+        raise RunInputError(f"{option} {path}: {exc}") from None
+    except OSError as exc:
+        raise RunInputError(f"{option} {path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        value = loads_json(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RunInputError(f"{option} {path}: not JSON ({str(exc).splitlines()[0]})") from None
+    if not isinstance(value, dict):
+        raise RunInputError(f"{option} {path}: expected a JSON object")
+    return value
+
+
+def start_variables(model: Any, text: str | None) -> dict[str, Any]:
+    """``--given``: a JSON object of values by variable name, each a value of its variable
+    (datatype and every shape field on it), as the process holds it."""
+    from seams.checks.types import runtime_value, variable_types
+    from seams.project.limits import loads_json
+
+    if text is None:
+        return {}
+    try:
+        data = loads_json(text)
+    except ValueError as exc:
+        raise RunInputError(f"--given: not JSON ({str(exc).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise RunInputError("--given: expected a JSON object of start variables by name")
+    types = {t.name: t for t in variable_types(model).values() if t.name}
+    out = {}
+    for name in sorted(data):
+        vtype = types.get(name)
+        if vtype is None:
+            raise RunInputError(f"--given: {name!r} is no variable of the model "
+                                f"(variables: {', '.join(sorted(types))})")
+        problems = vtype.problems(data[name])
+        if problems:
+            raise RunInputError(f"--given: {name!r}: {problems[0][1]}")
+        out[name] = runtime_value(data[name], vtype.datatype)
+    return out
+
+
+def binding_replies(model: Any, process: Any, replies: Mapping[str, Any] | None,
+                    out: IO[str]) -> dict[str, Any]:
+    """What each binding of the process's service tasks answers: ``--replies`` (by binding
+    name), else the reply of the first example (by label) of the first task (by IRI) that
+    gives one; each default is printed, so the run says where its data came from."""
+    view = model.view
+    tasks = sorted((t for t in view.service_tasks() if t.process == process.iri), key=lambda t: str(t.iri))
+    names: dict[str, tuple[Any, Any]] = {}  # binding name -> (task, binding)
+    for task in tasks:
+        for iri in task.uses:
+            binding = view.bindings.get(iri)
+            if binding is not None and binding.name:
+                names.setdefault(binding.name, (task, binding))
+    chosen: dict[str, Any] = {}
+    for name in sorted(replies or {}):
+        if name not in names:
+            raise RunInputError(f"--replies: {name!r} is no binding of a service task of "
+                                f"{process.element_id} (bindings: {', '.join(sorted(names)) or 'none'})")
+        chosen[name] = replies[name]  # type: ignore[index]
+    for name in sorted(set(names) - set(chosen)):
+        for task in tasks:
+            example = next((e for e in task.examples
+                            if isinstance(e.replies, dict) and name in e.replies), None)
+            if example is not None:
+                chosen[name] = example.replies[name]
+                print(f"reply {name} {variables_json(chosen[name])} "
+                      f"(example {_quoted(example.label)} of {model.qname(task.iri)})", file=out)
+                break
+    return chosen
+
+
+def user_tasks(model: Any, process: Any, answers: Mapping[str, Any] | None,
+               answers_name: str | None) -> dict[str, Any]:
+    """BPMN id -> model task of the process's user tasks; every ``--answers`` key must name one
+    (by BPMN id, the model's label or the BPMN name)."""
+    tasks = {node.id: next((t for t in model.view.tasks.values()
+                            if t.process == process.iri and t.element_id == node.id), None)
+             for node in process.nodes.values() if node.kind in ("userTask", "manualTask")}
+    for key in sorted(answers or {}):
+        if _answer_key(model, process, tasks, key) is None:
+            raise RunInputError(f"--answers {answers_name}: {key!r} is no user task of {process.element_id} "
+                                f"(user tasks: {', '.join(tasks) or 'none'})")
+    return tasks
+
+
+def _answer_key(model: Any, process: Any, tasks: Mapping[str, Any], key: str) -> str | None:
+    for element, task in tasks.items():
+        if key in (element, process.nodes[element].name, task.label if task is not None else None):
+            return element
+    return None
+
+
+# ------------------------------------------------------------------ user tasks
+
+
+class AnswerMissing(ProjectError):
+    """A user task to fill, and nothing to fill it from (exit 2)."""
+
+
+class FormAsker:
+    """``user_task_data`` of the run: the answers file's entry for the task, else its form's
+    questions asked at the terminal, each answer judged before it is kept."""
+
+    def __init__(self, model: Any, process: Any, tasks: Mapping[str, Any], answers: Mapping[str, Any] | None,
+                 printer: StepPrinter, stdin: IO[str], stdout: IO[str], *, answers_name: str | None,
+                 scenario: Any = None):
+        self.model, self.process, self.tasks = model, process, tasks
+        self.answers = {_answer_key(model, process, tasks, key): value for key, value in (answers or {}).items()}
+        self.scenario = dict(scenario.submits) if scenario is not None else {}  # BPMN id -> values
+        self.printer, self.stdin, self.stdout = printer, stdin, stdout
+        self.answers_name = answers_name
+
+    def __call__(self, info: Any) -> dict[str, Any]:
+        from seams.forms import form_fields
+        from seams_cli.form_prompts import submitted
+
+        self.printer.arriving(info.element_id)
+        task = self.tasks.get(info.element_id)
+        fields = form_fields(self.model, task)
+        self.printer.line(info.element_id)
+        for source, entries in ((f"--answers {self.answers_name}", self.answers), ("--scenario", self.scenario)):
+            if info.element_id in entries:
+                try:
+                    return submitted(self.model, task, fields, entries[info.element_id],
+                                     f"{source}: task {info.element_id}")
+                except ValueError as exc:
+                    raise RunInputError(str(exc)) from None
+        if not fields:
+            return {}
+        if not _interactive(self.stdin):
+            source = f"--answers {self.answers_name} has no entry for it" if self.answers_name else \
+                "stdin is no terminal and no --answers FILE was given"
+            raise AnswerMissing(f"{_head('user task', info.element_id, info.name)} needs its form filled, "
+                                f"but {source}; pass --answers FILE (a JSON object keyed by user task id)")
+        return self.ask(task, fields)
+
+    def ask(self, task: Any, fields: tuple[Any, ...]) -> dict[str, Any]:
+        from seams_cli.form_prompts import answer, prompt
+
+        data: dict[str, Any] = {}
+        for field in fields:
+            while True:
+                self.stdout.write(f"  {prompt(field)}: ")
+                self.stdout.flush()
+                text = self.stdin.readline()
+                if not text:
+                    raise AnswerMissing(f"input ended before field {field.variable!r} was answered")
+                value, reason = answer(self.model, task, field, text.rstrip("\r\n"))
+                if reason is None:
+                    if value is not None:
+                        data[field.variable] = value
+                    break
+                self.stdout.write(f"  invalid: {reason}\n")
+        return data
+
+
+def _interactive(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# ------------------------------------------------------------------ output
+
+
+class StepPrinter:
+    """One line per element: ``<BPMN kind> <id> "<name>"``, a business-rule task with its
+    decision's matched rules, an exclusive gateway with the flow it took (printed once the
+    next element is known, as the engine reports the choice by the flow the token took; a
+    parallel gateway takes every flow and says nothing more)."""
+
+    def __init__(self, process: Any, out: IO[str]):
+        self.process, self.out = process, out
+        self.pending: list[Any] = []  # gateway steps whose taken flow is not known yet
+        self.printed: set[str] = set()  # user tasks already printed (before their questions)
+
+    def step(self, step: Any) -> None:
+        if step.flow is not None:
+            self._resolve(step.flow)
+        if step.kind == "exclusiveGateway" and len(self.process.outgoing(step.element_id)) > 1:
+            self.pending.append(step)
+            return
+        if step.element_id in self.printed:
+            self.printed.discard(step.element_id)
+            return
+        text = _head(step.kind, step.element_id, step.name)
+        if step.decision is not None:
+            rules = ", ".join(step.rules) or "no rule"
+            text += f": {step.decision} matched {rules}"
+        self._write(text)
+
+    def arriving(self, element_id: str | None) -> None:
+        """The next element is known before its step (a user task about to be asked, the element
+        a run stopped at): print the gateway that led to it first."""
+        for gateway in list(self.pending):
+            flow = next((f.id for f in self.process.outgoing(gateway.element_id) if f.target == element_id), None)
+            if flow is not None:
+                self._resolve(flow)
+
+    def line(self, element_id: str) -> None:
+        """A user task's line, printed before its questions (its step then prints nothing)."""
+        node = self.process.nodes[element_id]
+        self._write(_head(node.kind, element_id, node.name))
+        self.printed.add(element_id)
+
+    def flush(self, stopped_at: str | None = None) -> None:
+        """The end of the run: gateways still waiting for their flow print what they took toward
+        the element the run stopped at, else nothing more."""
+        self.arriving(stopped_at)
+        for gateway in self.pending:
+            self._write(_head(gateway.kind, gateway.element_id, gateway.name))
+        self.pending = []
+
+    def _resolve(self, flow_id: str) -> None:
+        flow = self.process.flows.get(flow_id)
+        for gateway in list(self.pending):
+            if flow is not None and flow.source == gateway.element_id:
+                self.pending.remove(gateway)
+                taken = f"{flow.id} {_quoted(flow.name)}" if flow.name else flow.id
+                self._write(f"{_head(gateway.kind, gateway.element_id, gateway.name)}: took {taken}")
+
+    def _write(self, text: str) -> None:
+        self.out.write(text.rstrip() + "\n")
+        self.out.flush()
+
+
+def _head(kind: str, element_id: str, name: str | None) -> str:
+    """``<kind> <id> "<name>"``; without the name when the element has none."""
+    return f"{kind} {element_id} {_quoted(name)}" if name else f"{kind} {element_id}"
+
+
+def _quoted(text: str | None) -> str:
+    return json.dumps(text, ensure_ascii=False) if text else ""
+
+
+def variables_json(value: Any) -> str:
+    """JSON with sorted keys; a Decimal as its digits (12.5, not "12.5"), a date as its ISO text."""
+    if isinstance(value, Mapping):
+        items = sorted((str(k), v) for k, v in value.items())
+        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {variables_json(v)}" for k, v in items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(variables_json(v) for v in value) + "]"
+    if isinstance(value, Decimal):
+        return str(value) if value.is_finite() else json.dumps(str(value))
+    if isinstance(value, date):
+        return json.dumps(value.isoformat())
+    return json.dumps(value, ensure_ascii=False, default=str)
