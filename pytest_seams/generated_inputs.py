@@ -28,7 +28,7 @@ import atexit
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
@@ -259,29 +259,24 @@ def _number(value: Any) -> Decimal | None:
 
 def _bounds(rules: tuple[dict, ...], low: Decimal, high: Decimal) -> tuple[Decimal, Decimal]:
     """The tightest inclusive bounds of the rules (an exclusive bound is kept out by the filter)."""
-    for rule in rules:
-        for key in ("minInclusive", "minExclusive"):
-            number = _number(rule.get(key))
-            if number is not None:
-                low = max(low, number)
-        for key in ("maxInclusive", "maxExclusive"):
-            number = _number(rule.get(key))
-            if number is not None:
-                high = min(high, number)
-    return low, high
+    return _tightest(rules, low, high, _number)
 
 
 def _date_bounds(rules: tuple[dict, ...]) -> tuple[date, date]:
     from seams.lang.field_values import as_date
 
-    low, high = DATES
+    return _tightest(rules, *DATES, as_date)
+
+
+def _tightest(rules: tuple[dict, ...], low: Any, high: Any, parse: Callable[[Any], Any]) -> tuple[Any, Any]:
+    """``low``/``high`` narrowed by every rule's lower and upper bounds, each read with ``parse``."""
     for rule in rules:
         for key in ("minInclusive", "minExclusive"):
-            bound = as_date(rule.get(key))
+            bound = parse(rule.get(key))
             if bound is not None:
                 low = max(low, bound)
         for key in ("maxInclusive", "maxExclusive"):
-            bound = as_date(rule.get(key))
+            bound = parse(rule.get(key))
             if bound is not None:
                 high = min(high, bound)
     return low, high
