@@ -12,6 +12,7 @@ import hashlib
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 CONFIG_NAME = "seams.toml"
@@ -36,9 +37,10 @@ def resolve_inside(root: Path, path: str | Path) -> Path | None:
 def temporary_beside(target: Path, data: bytes) -> Path:
     """``data`` in a new temporary file in the target's directory (same file system, so a
     later ``os.replace`` is atomic), flushed to disk, with the target's mode when it exists
-    (else what ``open`` would give a new file under the umask)."""
+    (else what ``open`` would give a new file under the umask). The name keeps at most 200
+    characters of the target's, so a long target name still leaves room for the suffix."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+    temporary = target.parent / f".{target.name[:200]}.{secrets.token_hex(6)}.tmp"
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(descriptor, "wb") as handle:
@@ -51,6 +53,12 @@ def temporary_beside(target: Path, data: bytes) -> Path:
         temporary.unlink(missing_ok=True)
         raise
     return temporary
+
+
+def discard(paths: Iterable[Path]) -> None:
+    """Remove temporary files a failed write leaves behind (already gone is fine)."""
+    for path in list(paths):
+        path.unlink(missing_ok=True)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -13,12 +13,12 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from seams.errors import EditError
-from seams.fs import resolve_inside, sha256_hex, temporary_beside
+from seams.fs import discard, resolve_inside, sha256_hex, temporary_beside
 from seams_edit.journal import APPLIED, APPLYING, rename_point, sync_directory
 
 MANIFEST = "manifest.json"
@@ -95,7 +95,7 @@ def commit(writes: list[tuple[Path, bytes | None]], *, journaled: bool = True) -
             if content is not None:
                 temporaries[target] = temporary_beside(target, content)
     except OSError as error:
-        _discard(temporaries.values())
+        discard(temporaries.values())
         raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
     done: list[Path] = []
     try:
@@ -109,14 +109,9 @@ def commit(writes: list[tuple[Path, bytes | None]], *, journaled: bool = True) -
                 del temporaries[target]
             done.append(target)
     except OSError as error:
-        _discard(temporaries.values())
+        discard(temporaries.values())
         _restore(done, previous)
         raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
-
-
-def _discard(paths: Iterable[Path]) -> None:
-    for path in list(paths):
-        path.unlink(missing_ok=True)
 
 
 def _restore(done: list[Path], previous: dict[Path, bytes | None]) -> None:

@@ -220,7 +220,7 @@ def test_full_disk_during_generate_writes_nothing(tmp_path, monkeypatch, capsys)
 
     root = copy_example(tmp_path, generated=False)
     before = snapshot(root)
-    _disk_full_after(monkeypatch, writes, "_temporary_beside", 1)  # the second file fails
+    _disk_full_after(monkeypatch, writes, "temporary_beside", 1)  # the second file fails
     assert main(["generate", "--project", str(root)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1

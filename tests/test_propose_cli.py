@@ -239,7 +239,7 @@ def test_existing_module_needs_force_and_costs_no_call(example_project, propose,
     assert snapshot(example_project) == before and propose.calls() == []
 
     from seams.project import writes
-    real_temporary = writes._temporary_beside
+    real_temporary = writes.temporary_beside
 
     def disk_full_for_the_lock(target, content):
         if target.name == "seams.lock":
@@ -249,7 +249,7 @@ def test_existing_module_needs_force_and_costs_no_call(example_project, propose,
     args = ("record_leave", "--provider", fake("good"), "--overwrite", "--llm-model", "m1",
             "--model", str(example_project / "model" / "model.trig"))
     with monkeypatch.context() as patch:  # a full disk: neither the module nor the lock is written
-        patch.setattr(writes, "_temporary_beside", disk_full_for_the_lock)
+        patch.setattr(writes, "temporary_beside", disk_full_for_the_lock)
         code, lines, err = propose(example_project, *args)
     assert (code, lines[-1], err) == (1, "tests passed", "seams propose: seams.lock: cannot write: "
                                                          "No space left on device; no file was changed\n")

@@ -12,12 +12,11 @@ error names the file and why, as one line.
 from __future__ import annotations
 
 import os
-import secrets
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 
 from seams.errors import SeamsError
+from seams.fs import discard, temporary_beside
 
 
 class WriteError(SeamsError):
@@ -36,9 +35,9 @@ def write_all(changes: Mapping[Path, bytes | None], *, shown=lambda path: str(pa
         for target, content in changes.items():
             previous[target] = _read_or_none(target)
             if content is not None:
-                temporaries[target] = _temporary_beside(target, content)
+                temporaries[target] = temporary_beside(target, content)
     except OSError as error:
-        _discard(temporaries.values())
+        discard(temporaries.values())
         raise WriteError(f"{shown(target)}: cannot write: {error.strerror or error}; no file was changed") from None
     done: list[Path] = []
     try:
@@ -49,7 +48,7 @@ def write_all(changes: Mapping[Path, bytes | None], *, shown=lambda path: str(pa
                 os.replace(temporaries.pop(target), target)
             done.append(target)
     except OSError as error:
-        _discard(temporaries.values())
+        discard(temporaries.values())
         _restore(done, previous)
         raise WriteError(f"{shown(target)}: cannot write: {error.strerror or error}; no file was changed") from None
 
@@ -61,28 +60,6 @@ def _read_or_none(path: Path) -> bytes | None:
         return None
 
 
-def _temporary_beside(target: Path, content: bytes) -> Path:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.parent / f".{target.name[:200]}.{secrets.token_hex(6)}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return temporary
-
-
-def _discard(paths) -> None:
-    for path in list(paths):
-        path.unlink(missing_ok=True)
-
-
 def _restore(done: list[Path], previous: Mapping[Path, bytes | None]) -> None:
     for target in reversed(done):
         before = previous[target]
@@ -90,6 +67,6 @@ def _restore(done: list[Path], previous: Mapping[Path, bytes | None]) -> None:
             if before is None:
                 target.unlink(missing_ok=True)
             else:
-                os.replace(_temporary_beside(target, before), target)
+                os.replace(temporary_beside(target, before), target)
         except OSError:
             continue  # the message already says the write failed; the next write retries
