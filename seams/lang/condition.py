@@ -67,6 +67,7 @@ from seams.lang.condition_tree import (
 from seams.lang.feel_expression import is_feel, parse_feel_expression
 from seams.lang.feel_regex import probe_strings
 from seams.lang.juel import is_juel, parse_juel
+from seams.lang.token_stream import quote as _quote
 from seams.lang.values import BOOLEAN, KINDS, ORDERED_KINDS, OTHER, kind_guard, kind_of, render_literal
 
 MAX_LENGTH = 2000
@@ -250,10 +251,6 @@ def parse_condition(text: str, *, where: str, language: str | None = None) -> Co
         reason = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
         raise ExpressionError(f"{where}: not a valid condition ({reason}): {_quote(source)}") from None
     return Condition(source, where, _Converter(source, where).boolean(syntax.body, 1))
-
-
-def _quote(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 class _Converter:

@@ -18,11 +18,9 @@ that are not keywords and follow each other are one name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
-from seams.errors import ExpressionError
 from seams.lang.condition_tree import (
     Arith,
     Between,
@@ -43,6 +41,9 @@ from seams.lang.condition_tree import (
     Var,
 )
 from seams.lang.feel_regex import PatternError, translate
+from seams.lang.token_stream import Token, TokenStream
+from seams.lang.token_stream import quote as _quote
+from seams.lang.token_stream import segment as _segment
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -62,20 +63,6 @@ _LITERAL_FUNCTIONS = ("date and time", "date", "duration")
 _FUNCTIONS = ("matches", "list contains", "is defined")
 
 
-@dataclass(frozen=True)
-class _Tok:
-    kind: str  # number | string | name | op | end
-    text: str
-    start: int
-    end: int
-
-    def is_op(self, *ops: str) -> bool:
-        return self.kind == "op" and self.text in ops
-
-    def is_word(self, *words: str) -> bool:
-        return self.kind == "name" and self.text in words
-
-
 def is_feel(text: str) -> bool:
     """Whether a condition body is written in FEEL: it starts with ``=``."""
     return text.startswith("=")
@@ -86,50 +73,8 @@ def parse_feel_expression(text: str, *, where: str, max_depth: int) -> Node:
     return _Parser(text, where, max_depth).condition()
 
 
-class _Parser:
-    def __init__(self, text: str, where: str, max_depth: int):
-        self.text, self.where, self.max_depth = text, where, max_depth
-        self.tokens = self._tokenize()
-        self.pos = 0
-        self.depth = 0
-
-    def fail(self, problem: str) -> ExpressionError:
-        return ExpressionError(f"{self.where}: FEEL {problem}")
-
-    def invalid(self, token: _Tok) -> ExpressionError:
-        found = "the end" if token.kind == "end" else repr(token.text)
-        return self.fail(f"syntax error: unexpected {found} at offset {token.start} in {_quote(self.text)}")
-
-    def _tokenize(self) -> list[_Tok]:
-        tokens, pos = [], 1  # after "="
-        while pos < len(self.text):
-            match = _TOKEN.match(self.text, pos)
-            if match is None:
-                raise self.fail(f"syntax error: unexpected {self.text[pos]!r} at offset {pos} in "
-                                f"{_quote(self.text)}")
-            kind = match.lastgroup or "space"
-            if kind != "space":
-                tokens.append(_Tok(kind, match.group(), match.start(), match.end()))
-            pos = match.end()
-        tokens.append(_Tok("end", "", len(self.text), len(self.text)))
-        return tokens
-
-    @property
-    def tok(self) -> _Tok:
-        return self.tokens[self.pos]
-
-    def peek(self, ahead: int) -> _Tok:
-        return self.tokens[min(self.pos + ahead, len(self.tokens) - 1)]
-
-    def take(self) -> _Tok:
-        token = self.tokens[self.pos]
-        self.pos += 1
-        return token
-
-    def expect(self, op: str) -> _Tok:
-        if not self.tok.is_op(op):
-            raise self.invalid(self.tok)
-        return self.take()
+class _Parser(TokenStream[Token]):
+    DIALECT, PATTERN, SKIP = "FEEL", _TOKEN, 1  # SKIP: after "="
 
     def expect_word(self, word: str) -> None:
         if not self.tok.is_word(word):
@@ -502,13 +447,3 @@ def duration_text(value: timedelta) -> str:
     if not days and not time:
         return "PT0S"
     return f"{sign}P" + (f"{days}D" if days else "") + (f"T{time}" if time else "")
-
-
-def _quote(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
-
-
-def _segment(text: str) -> str:
-    """A piece of the condition for a one-line message: whitespace runs as one space, at most 80 characters."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= 80 else flat[:77] + "..."

@@ -16,10 +16,8 @@ model text is never run; nesting is capped like the other dialects.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from seams.errors import ExpressionError
 from seams.lang.condition_tree import (
     Arith,
     BoolOp,
@@ -33,6 +31,9 @@ from seams.lang.condition_tree import (
     Ternary,
     Var,
 )
+from seams.lang.token_stream import Token, TokenStream
+from seams.lang.token_stream import quote as _quote
+from seams.lang.token_stream import segment as _segment
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -51,13 +52,7 @@ _RELATIONAL = {"<": "<", ">": ">", "<=": "<=", ">=": ">="}
 _STRING_ESCAPES = {"\\\\": "\\", "\\'": "'", '\\"': '"'}
 
 
-@dataclass(frozen=True)
-class _Tok:
-    kind: str  # number | string | name | op | end
-    text: str
-    start: int
-    end: int
-
+class _Tok(Token):
     @property
     def op(self) -> str | None:
         """The operator this token spells (keyword operators normalised), else None."""
@@ -78,51 +73,8 @@ def parse_juel(text: str, *, where: str, max_depth: int) -> Node:
     return _Parser(text, where, max_depth).condition()
 
 
-class _Parser:
-    def __init__(self, text: str, where: str, max_depth: int):
-        self.text, self.where, self.max_depth = text, where, max_depth
-        self.tokens = self._tokenize()
-        self.pos = 0
-        self.depth = 0
-
-    # -- errors
-
-    def fail(self, problem: str) -> ExpressionError:
-        return ExpressionError(f"{self.where}: JUEL {problem}")
-
-    def invalid(self, token: _Tok) -> ExpressionError:
-        found = "the end" if token.kind == "end" else repr(token.text)
-        return self.fail(f"syntax error: unexpected {found} at offset {token.start} in {_quote(self.text)}")
-
-    # -- tokens
-
-    def _tokenize(self) -> list[_Tok]:
-        tokens, pos = [], 2  # after "${" / "#{"
-        while pos < len(self.text):
-            match = _TOKEN.match(self.text, pos)
-            if match is None:
-                raise self.fail(f"syntax error: unexpected {self.text[pos]!r} at offset {pos} in "
-                                f"{_quote(self.text)}")
-            kind = match.lastgroup or "space"
-            if kind != "space":
-                tokens.append(_Tok(kind, match.group(), match.start(), match.end()))
-            pos = match.end()
-        tokens.append(_Tok("end", "", len(self.text), len(self.text)))
-        return tokens
-
-    @property
-    def tok(self) -> _Tok:
-        return self.tokens[self.pos]
-
-    def take(self) -> _Tok:
-        token = self.tokens[self.pos]
-        self.pos += 1
-        return token
-
-    def expect(self, op: str) -> _Tok:
-        if self.tok.kind != "op" or self.tok.text != op:
-            raise self.invalid(self.tok)
-        return self.take()
+class _Parser(TokenStream[_Tok]):
+    DIALECT, PATTERN, SKIP, TOKEN = "JUEL", _TOKEN, 2, _Tok  # SKIP: after "${" / "#{"
 
     # -- grammar, lowest precedence first
 
@@ -316,13 +268,3 @@ class _Parser:
                 out.append(body[index])
                 index += 1
         return "".join(out)
-
-
-def _quote(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
-
-
-def _segment(text: str) -> str:
-    """A piece of the condition for a one-line message: whitespace runs as one space, at most 80 characters."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= 80 else flat[:77] + "..."
