@@ -131,8 +131,8 @@ def _sandboxed_run(package_dir: Path, trig: Path, template: str, hash_seed: int)
     this process. A scaffolded package's template is rendered here, with Jinja's
     SandboxedEnvironment; any other package renders itself in the executor and only its
     text comes back. The second run uses another hash seed (the determinism item)."""
-    from pytest_seams.sandbox import SandboxUnavailable
-    from pytest_seams.sandbox.channel import Executor, ExecutorGone, RemoteError
+    from seams_runtime.sandbox import SandboxUnavailable
+    from seams_runtime.sandbox.channel import Executor, ExecutorGone, RemoteError
 
     scaffold = is_scaffold_package(package_dir)
     try:

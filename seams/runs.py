@@ -1,6 +1,6 @@
 """What one run of a process on the embedded engine did, as plain data (docs/scenarios.md).
 
-The engine (pytest_seams.engine) fills these in as it runs an instance; the
+The engine (seams_runtime.engine) fills these in as it runs an instance; the
 scenario items compare them with a scenario's expectations
 (seams.scenarios), ``seams run`` prints them and the coverage report counts
 the flows and rules in them. They live in the core, free of the engine and

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-import sys
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,11 +16,6 @@ from typing import Any
 from seams.errors import ProjectError
 from seams.fs import CONFIG_NAME as CONFIG_NAME  # defined once, for every layer
 from seams.project.limits import DEFAULT_PAYLOAD_BYTES, LimitError, loads_toml, path_text_problem
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 GRAPH_ROLES = ("seams", "ontology", "shapes")
 DEFAULT_TIMEOUT = 300

@@ -16,7 +16,6 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from pytest_seams.acceptance import acceptance_source
 from seams.checks.handler_drafts import draft_record, with_draft
 from seams.checks.shapes_wellformed import wellformedness_findings
 from seams.errors import SeamsError
@@ -49,6 +48,7 @@ from seams_cli.llm.provider import (
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
 from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
+from seams_runtime.acceptance_source import acceptance_source
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 

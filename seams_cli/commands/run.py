@@ -1,7 +1,7 @@
 """``seams run PROCESS``: one instance on the embedded engine, from the command line.
 
 The way to try a model before any engine is set up (docs/cli.md, "seams
-run"): the process runs on pytest_seams.engine, exactly as a scenario item
+run"): the process runs on seams_runtime.engine, exactly as a scenario item
 runs it (seams' conditions, the generated decisions, the project's handlers
 behind the sandbox boundary). Each user task's form is asked at the terminal,
 every answer judged by seams.forms.form_problems (the engine's own check of a form)
@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pytest_seams.engine import find_process, run_instance
+    from seams_runtime.engine import find_process, run_instance
 
     project = load_project(args.project, model=args.model)
     answers = _json_file(args.answers, "--answers") if args.answers is not None else None

@@ -20,7 +20,6 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -231,9 +230,7 @@ def _foreground_terminal() -> int | None:
 def _group_options(terminal: int | None) -> dict:
     if terminal is None:
         return {"start_new_session": True}
-    if sys.version_info >= (3, 11):
-        return {"process_group": 0}
-    return {"preexec_fn": os.setpgrp}  # pragma: no cover - Python 3.10
+    return {"process_group": 0}
 
 
 def _hand_terminal(terminal: int, group: int) -> None:
