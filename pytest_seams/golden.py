@@ -195,9 +195,14 @@ class GoldenItem(_GoldenGate):
     def _update(self, output: str, trig: Path) -> Finding:
         """Rewrite the golden file from the rendering (markers carried over), and fail so
         the change is reviewed before the next run passes."""
-        from seams.fs import atomic_write
+        from seams.fs import atomic_write, resolve_inside
 
         path = Path(self.path)
+        root = _root_of(path)
+        if path.is_symlink() or resolve_inside(root, path.relative_to(root)) != path.resolve() \
+                or path.parent.resolve() != (root.resolve() / path.parent.relative_to(root)):
+            return self.finding(f"not updated: {path.relative_to(root).as_posix()} or its folder is a symbolic "
+                                "link; --seams-update-golden writes only inside the package, through no link")
         text = updated_golden(path.read_text(encoding="utf-8"), output, model_subject_finder(trig))
         atomic_write(path, text.encode("utf-8"))
         return self.finding("updated from the model (--seams-update-golden); review the change "

@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from seams.display import terminal_safe
 from seams_cli import errors
 
 # command -> (module, one-line help)
@@ -68,6 +69,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return errors.run_guarded(name, module, args, before=recover_interrupted)
 
 
+class _TerminalSafe:
+    """A text stream that escapes control characters before they reach the terminal
+    (seams.display.terminal_safe): model text in any line seams prints is only text."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(terminal_safe(text))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def entry() -> None:
     """Console-script entry point."""
+    sys.stdout, sys.stderr = _TerminalSafe(sys.stdout), _TerminalSafe(sys.stderr)
     sys.exit(main())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 
-from seams.checks.handler_drafts import hand_record, record_draft
+from seams.checks.handler_drafts import hand_record, handler_imports, record_draft
 from seams.errors import ProjectError
 from seams.model.context import context_for
 from seams.model.loading import load_model
@@ -66,6 +66,6 @@ def run(args: argparse.Namespace) -> int:
         raise ProjectError(f"{module} changed while its tests ran; run seams accept {task.handler} again")
     with project_lock(project.root, timeout=project.config.lock_timeout, command="seams accept"):
         record_draft(project, hand_record(task=str(task.iri), module=module, context_hash=context.hash,
-                                          sha256=digest))
+                                          sha256=digest, imports=handler_imports(project, target)))
     say(f"recorded {module}")
     return 0

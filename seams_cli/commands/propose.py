@@ -15,8 +15,9 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from seams.checks.handler_drafts import draft_record, with_draft
+from seams.checks.handler_drafts import draft_record, handler_imports, with_draft
 from seams.checks.shapes_wellformed import wellformedness_findings
 from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     draft, _ = cached_answer(
         lambda: read_cached(cached_path),
         lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                                         llm_model=llm_model, cwd=project.root)),
+                                         llm_model=llm_model, project_root=project.root)),
         lambda text: write_cached(project.cache_dir, cached_path, text),
         refresh=args.refresh, rejected=rejected_marker(cached_path))
     data = draft.encode("utf-8")
@@ -140,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
                              "run seams propose again")
         _write_accepted(project, target, data, draft_record(
             task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
-            provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record()))
+            provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record(),
+            imports=handler_imports(project, target)))
     say(f"wrote {module}")
     return 0
 
@@ -159,7 +161,7 @@ def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, forc
                      f"or --overwrite to replace it")
 
 
-def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:
+def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, Any]) -> None:
     """Write the module and the lock (re-read now, under the project lock) together, or neither."""
     lock = lock_bytes(with_draft(read_lock(project), record))
     write_all({target: data, project.lock_path: lock}, shown=project.relative)

@@ -114,7 +114,7 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     response, _ = cached_answer(
         lambda: read_cache(project, key),
         lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                              llm_model=llm_model, cwd=project.root),
+                              llm_model=llm_model, project_root=project.root),
         lambda text: write_cache(project, key, text, about),
         refresh=args.refresh, rejected=rejected_path(project, key))
     try:
