@@ -15,6 +15,7 @@ not re-locked. See docs/edit.md.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import stat
@@ -80,8 +81,9 @@ def _open(root: Path) -> int:
         descriptor = os.open(lock_path(root), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK,
                              0o666)
     except OSError as error:
-        raise ProjectError(f"{lock_path(root)}: cannot open the project lock: {error.strerror}; "
-                           "remove it if it is not a regular file") from None
+        hint = ("free some space and run it again" if error.errno in (errno.ENOSPC, errno.EDQUOT)
+                else "remove it if it is not a regular file")
+        raise ProjectError(f"{lock_path(root)}: cannot open the project lock: {error.strerror}; {hint}") from None
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
         raise ProjectError(f"{lock_path(root)}: the project lock must be a regular file; remove it")
