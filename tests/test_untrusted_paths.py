@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from helpers import EXAMPLE, REPO, copy_example, edit, run_seams
