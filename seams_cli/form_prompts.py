@@ -60,7 +60,7 @@ def read_typed(text: str, datatype: str | None) -> tuple[Any, str | None]:
             return True, None
         if text.lower() in _FALSE:
             return False, None
-        return None, f"{text!r} is not an xsd:boolean (true or false)"
+        return None, f"{text!r} is not an xsd:boolean (true/false, yes/no or y/n)"
     if datatype == "date":
         day = as_date(text)
         return (day, None) if day is not None else (None, f"{text!r} is not an xsd:date (YYYY-MM-DD)")

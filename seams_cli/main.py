@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "accept": ("seams_cli.commands.accept", "record a hand-edited handler in seams.lock once its tests pass"),
     "suggest": ("seams_cli.commands.suggest", "ask the provider for a model change; list or accept one"),
     "run": ("seams_cli.commands.run", "run one process instance on the embedded engine, asking each form"),
+    "example": ("seams_cli.commands.example", "add an example to a service task, asked or from JSON files"),
     "undo": ("seams_cli.commands.undo", "restore the files the last applied change replaced"),
     "new-generator": ("seams_cli.commands.new_generator", "scaffold a generator package from a reference output"),
     "draft-generator": ("seams_cli.commands.draft_generator", "draft a generator package with the provider"),

@@ -66,7 +66,7 @@ def test_booleans_and_optional_fields(model):
     task, fields = _task(model, "Task_ManagerReview"), _fields(model, "Task_ManagerReview")
     assert answer(model, task, fields["approved"], "yes") == (True, None)
     assert answer(model, task, fields["approved"], "False") == (False, None)
-    assert answer(model, task, fields["approved"], "maybe")[1] == "'maybe' is not an xsd:boolean (true or false)"
+    assert answer(model, task, fields["approved"], "maybe")[1] == "'maybe' is not an xsd:boolean (true/false, yes/no or y/n)"
     assert answer(model, task, fields["review_note"], "") == (None, None)
     assert answer(model, task, fields["review_note"], "x" * 501)[1].endswith(
         "is longer than 500 (sh:property of ex:ReviewForm)")
