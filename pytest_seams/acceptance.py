@@ -29,6 +29,8 @@ class AcceptanceItem(GateItem):
     """Runs the handler in an executor process (a sandbox, :mod:`seams_runtime.sandbox`)
     and judges what comes back as plain data; nothing of the handler runs in this process."""
 
+    marker = "seams_acceptance"
+
     def __init__(self, *, spec: TaskSpec, **kwargs):
         super().__init__(subject=spec.subject, **kwargs)
         self.spec = spec
@@ -73,7 +75,9 @@ class AcceptanceItem(GateItem):
 
     def reportinfo(self):
         parent = self.parent.name if self.parent is not None else ""
-        return self.path, None, f"{parent}::{self.name} ({self.subject})"
+        where = self.subject_location()
+        path, line = where if where is not None else (self.path, None)
+        return path, line, f"{self.gate}: {parent}::{self.name} ({self.subject})"
 
     def as_pytest_source(self) -> str:
         """This item as a pytest test function (its helpers: :func:`acceptance_source`)."""

@@ -159,6 +159,8 @@ def _sandboxed_run(package_dir: Path, trig: Path, template: str, hash_seed: int)
 class _GoldenGate(GateItem):
     """Runs the package (once per file) and hands the rendering to ``judge``."""
 
+    marker = "seams_golden"
+
     def runtest(self) -> None:
         run = cast(GoldenFile, self.parent).package_run()
         if run.rendered is None or run.trig is None:

@@ -18,6 +18,7 @@ from types import ModuleType
 import pytest
 
 from pytest_seams import CONFIG_NAME
+from pytest_seams.fixtures import seams_model, seams_project, seams_run, seams_scenario  # noqa: F401 (fixtures)
 
 PROPERTY = "seams"  # the user_properties entry that carries an item's gate and findings
 
@@ -43,12 +44,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "ran, with sample values that would (docs/plugin.md)")
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from pytest_seams import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """In a seams project, hide rdflib's warnings about its own internals.
+    """Register seams' markers (``pytest -m seams_model``); in a seams project, hide rdflib's
+    warnings about its own internals.
 
     rdflib 7 warns (``ConjunctiveGraph``, ``default_context``) from inside its
     TriG parser on every model load; a modeler can act on none of them.
     """
+    from pytest_seams.items import MARKERS
+
+    for name, about in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {about}")
     if (config.rootpath / CONFIG_NAME).is_file():
         config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:rdflib")
 
@@ -89,6 +101,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     items = sys.modules.get("pytest_seams.items")  # no gate item exists before it is imported
     if call.when == "call" and items is not None and isinstance(item, items.GateItem):
+        item.config.hook.pytest_seams_findings(item=item, findings=list(item.findings))
         report.user_properties.append((PROPERTY, {
             "gate": item.gate,
             "subject": item.subject,

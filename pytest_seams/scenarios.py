@@ -20,6 +20,7 @@ class ScenarioItem(GateItem):
     """One scenario: a whole run of its process, held to the scenario's expectations."""
 
     gate = SCENARIO.name
+    marker = "seams_scenario"
 
     def __init__(self, *, spec: ScenarioSpec, **kwargs):
         super().__init__(subject=spec.process, **kwargs)
@@ -40,7 +41,9 @@ class ScenarioItem(GateItem):
             self.fail_with(findings)
 
     def reportinfo(self):
-        return self.path, None, f"{self.gate}: {self.spec.plan.label} ({self.spec.process})"
+        where = self.subject_location()
+        path, line = where if where is not None else (self.path, None)
+        return path, line, f"{self.gate}: {self.spec.plan.label} ({self.spec.process})"
 
 
 def scenario_items(parent: Any, specs: list[ScenarioSpec]) -> list[ScenarioItem]:

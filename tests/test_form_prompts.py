@@ -9,11 +9,11 @@ from decimal import Decimal
 import pytest
 from helpers import EXAMPLE
 
-from seams.forms import form_fields
+from seams.forms import form_fields, submitted
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.runs import FormField
-from seams_cli.form_prompts import answer, prompt, read_typed, submitted
+from seams_cli.form_prompts import answer, prompt, read_typed
 
 
 @pytest.fixture(scope="module")

@@ -173,32 +173,17 @@ def start_variables(model: Any, text: str | None) -> dict[str, Any]:
 
 def binding_replies(model: Any, process: Any, replies: Mapping[str, Any] | None,
                     out: IO[str]) -> dict[str, Any]:
-    """What each binding of the process's service tasks answers: ``--replies`` (by binding
-    name), else the reply of the first example (by label) of the first task (by IRI) that
-    gives one; each default is printed, so the run says where its data came from."""
-    view = model.view
-    tasks = sorted((t for t in view.service_tasks() if t.process == process.iri), key=lambda t: str(t.iri))
-    names: dict[str, tuple[Any, Any]] = {}  # binding name -> (task, binding)
-    for task in tasks:
-        for iri in task.uses:
-            binding = view.bindings.get(iri)
-            if binding is not None and binding.name:
-                names.setdefault(binding.name, (task, binding))
-    chosen: dict[str, Any] = {}
-    for name in sorted(replies or {}):
-        if name not in names:
-            raise RunInputError(f"--replies: {name!r} is no binding of a service task of "
-                                f"{process.element_id} (bindings: {', '.join(sorted(names)) or 'none'})")
-        chosen[name] = replies[name]  # type: ignore[index]
-    for name in sorted(set(names) - set(chosen)):
-        for task in tasks:
-            example = next((e for e in task.examples  # a held-out example is never shown, nor used here
-                            if not e.held_out and isinstance(e.replies, dict) and name in e.replies), None)
-            if example is not None:
-                chosen[name] = example.replies[name]
-                print(f"reply {name} {variables_json(chosen[name])} "
-                      f"(example {_quoted(example.label)} of {model.qname(task.iri)})", file=out)
-                break
+    """What each binding answers (seams_runtime.run_replies); each default taken from an
+    example is printed, so the run says where its data came from."""
+    from seams_runtime.run_replies import binding_replies as chosen_replies
+
+    try:
+        chosen, defaults = chosen_replies(model, process, replies)
+    except ProjectError as exc:
+        raise RunInputError(str(exc)) from None
+    for default in defaults:
+        print(f"reply {default.binding} {variables_json(default.reply)} "
+              f"(example {_quoted(default.example)} of {default.task})", file=out)
     return chosen
 
 
@@ -244,8 +229,7 @@ class FormAsker:
         self.answers_name = answers_name
 
     def __call__(self, info: Any) -> dict[str, Any]:
-        from seams.forms import form_fields
-        from seams_cli.form_prompts import submitted
+        from seams.forms import form_fields, submitted
 
         self.printer.arriving(info.element_id)
         task = self.tasks.get(info.element_id)
