@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rdflib import URIRef
+
 from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators import worker_runtime
@@ -111,7 +113,7 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
     return [tasks[job] for job in sorted(tasks)]
 
 
-def job_settings(model: Model, iri: object, defaults: WorkersConfig) -> JobSettings:
+def job_settings(model: Model, iri: URIRef, defaults: WorkersConfig) -> JobSettings:
     """The task's job settings: each seam predicate it has, else the ``[workers]`` default, else
     the built-in one. A value the seam shapes refuse is refused here too, naming subject and predicate."""
     subject = model.qname(iri)

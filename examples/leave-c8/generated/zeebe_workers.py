@@ -361,11 +361,13 @@ def in_thread(function: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
 
     def run() -> None:
         try:
-            result = function(*args)
+            result, error = function(*args), None
         except BaseException as exc:  # handed to the job's coroutine, which reports it
-            loop.call_soon_threadsafe(settle, None, exc)
-        else:
-            loop.call_soon_threadsafe(settle, result, None)
+            result, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the loop has closed: the job was abandoned and logged as such
+            pass
 
     threading.Thread(target=run, name="seams-job", daemon=True).start()
     return future
