@@ -67,6 +67,10 @@ class JobStore:
         self.changed = threading.Condition()
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self._keys = itertools.count(2251799813685249)
+        self.active = 0  # jobs handed out and not answered yet; the most there were, and when, in real time
+        self.most_active = 0
+        self.first_activation_at: float | None = None
+        self.last_answer_at: float | None = None
 
     def add(self, job_type: str, variables: dict[str, str], *, retries: int | None = 3, element: str = "Task_X",
             tenant: str = "") -> int:
@@ -101,10 +105,15 @@ class JobStore:
                 if ready or time.monotonic() >= end:
                     break
                 self.changed.wait(max(0.0, min(0.05, end - time.monotonic())))
+            if ready and self.first_activation_at is None:
+                self.first_activation_at = time.monotonic()
             for job in ready:
+                if job.state != "active":
+                    self.active += 1
                 job.state, job.deadline = "active", self.clock.now_ms + timeout_ms
                 job.activations += 1
                 job.history.append(("activated", self.clock.now_ms))
+            self.most_active = max(self.most_active, self.active)
             return ready
 
     def answer(self, key: int, kind: str, **details: Any) -> bool:
@@ -115,6 +124,8 @@ class JobStore:
             if job is None or job.state != "active" or job.deadline <= self.clock.now_ms:
                 return False
             job.history.append((kind, details))
+            self.active -= 1
+            self.last_answer_at = time.monotonic()
             if kind == "complete":
                 job.state = "completed"
             elif kind == "error":
@@ -262,7 +273,10 @@ class FakeCamunda7:
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 256  # the listen backlog: many workers' threads connect at once
+
+        self.server = Server(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/engine-rest"
 

@@ -464,6 +464,8 @@ def work_topic(rest: Camunda7Rest, topic: str, task: Mapping[str, Any], settings
             while running.count(topic) >= task["max_jobs"] and not stopping.is_set():
                 running.changed.wait(0.5)  # full: wait for a task to end, still alive for the probes
                 health.beat(topic, health.rounds[topic][1])
+            if task["max_jobs"] - running.count(topic) < task["max_jobs"] // 4:
+                running.changed.wait(0.02)  # little room: a moment for more to end, so one fetch takes several
             room = task["max_jobs"] - running.count(topic)
         if stopping.is_set():
             break

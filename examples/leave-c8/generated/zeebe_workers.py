@@ -435,6 +435,9 @@ async def work_job_type(stub: Any, job_type: str, task: Mapping[str, Any], setti
             await asyncio.wait(running, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
             health.beat(job_type, health.rounds[job_type][1])
             continue
+        if room < task["max_jobs"] // 4:  # little room: a moment for more to end, so one request asks for several
+            await asyncio.sleep(0.02)
+            room = task["max_jobs"] - len(running)
         request = gateway_pb2.ActivateJobsRequest(
             type=job_type, worker=settings["name"], timeout=task["timeout_ms"], maxJobsToActivate=room,
             fetchVariable=list(task["reads"]), requestTimeout=poll_ms, tenantIds=list(task["tenants"]))
