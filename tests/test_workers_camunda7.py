@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from fake_engines import FakeCamunda7, FakeClock, JobStore
-from workers_support import REPO, engine_project, forget_project_modules, import_workers
+from workers_support import REPO, import_workers, project_copy, roots_on_path, sent
 
 ENV = {"SEAMS_WORKER_NAME": "test-worker", "SEAMS_WORKERS_POLL_SECONDS": "0.1", "SEAMS_WORKERS_GRACE_SECONDS": "5"}
 ANA = {"employee": '"ana"', "leave_type": '"annual"', "days": "3"}
@@ -36,20 +36,7 @@ def engine():
 
 @pytest.fixture
 def cleanup():
-    roots: list[Path] = []
-    yield roots
-    forget_project_modules()
-    for root in roots:
-        while str(root) in sys.path:
-            sys.path.remove(str(root))
-
-
-def _project(tmp_path, cleanup, settings=None, workers_toml="", handlers=None) -> Path:
-    root = engine_project(tmp_path, "leave-c7", settings, workers_toml)
-    for name, body in (handlers or {}).items():
-        (root / "handlers" / f"{name}.py").write_text(body, encoding="utf-8")
-    cleanup.append(root)
-    return root
+    yield from roots_on_path()
 
 
 def _work(module, engine, until, env=None, during=None) -> None:
@@ -76,13 +63,9 @@ def _work(module, engine, until, env=None, during=None) -> None:
     assert not worker.is_alive() and not errors, errors
 
 
-def _sent(engine, kind):
-    return [request for name, request in engine.store.requests if name == kind]
-
-
 def test_tasks_are_fetched_with_the_task_s_settings_and_completed_with_exact_decimals(tmp_path, cleanup, engine,
                                                                                       caplog):
-    root = _project(tmp_path, cleanup, settings={
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={
         "check_balance": 'seam:jobTimeout "PT45S"^^xsd:duration ; seam:maxJobs 4 ; seam:tenantId "acme"'},
         workers_toml='job_timeout = "PT2M"\n', handlers={"check_balance": (
             "from decimal import Decimal\n\n"
@@ -97,12 +80,12 @@ def test_tasks_are_fetched_with_the_task_s_settings_and_completed_with_exact_dec
     caplog.set_level(logging.INFO, logger="seams.workers")
     _work(module, engine, lambda: store.states().get("completed") == 3)
 
-    fetches = {f["topics"][0]["topicName"]: f for f in _sent(engine, "fetchAndLock")}
+    fetches = {f["topics"][0]["topicName"]: f for f in sent(engine, "fetchAndLock")}
     check = fetches["check-balance"]
     assert (check["workerId"], check["usePriority"], check["asyncResponseTimeout"]) == ("test-worker", True, 100)
     assert check["topics"][0] == {"topicName": "check-balance", "lockDuration": 45_000,
                                   "variables": ["employee", "leave_type"], "tenantIdIn": ["acme"]}
-    assert max(f["maxTasks"] for f in _sent(engine, "fetchAndLock")
+    assert max(f["maxTasks"] for f in sent(engine, "fetchAndLock")
                if f["topics"][0]["topicName"] == "check-balance") == 4
     assert fetches["record-leave"]["topics"][0] == {"topicName": "record-leave", "lockDuration": 120_000,
                                                     "variables": ["days", "employee", "leave_type"]}
@@ -119,7 +102,7 @@ def test_tasks_are_fetched_with_the_task_s_settings_and_completed_with_exact_dec
 
 
 def test_inputs_arrive_as_exact_decimals(tmp_path, cleanup, engine):
-    root = _project(tmp_path, cleanup, handlers={"record_leave": (
+    root = project_copy(tmp_path, "leave-c7", cleanup, handlers={"record_leave": (
         "from decimal import Decimal\n\n"
         "def handle(inputs, bindings):\n"
         "    assert inputs['days'] == Decimal('2.10') and isinstance(inputs['days'], Decimal), inputs\n"
@@ -127,13 +110,13 @@ def test_inputs_arrive_as_exact_decimals(tmp_path, cleanup, engine):
     module = import_workers(root, "camunda7_workers")
     key = engine.store.add("record-leave", {**ANA, "days": "2.10"}, retries=None, element="Task_RecordLeave")
     _work(module, engine, lambda: engine.store.jobs[key].state != "active" and engine.store.jobs[key].activations)
-    assert engine.store.jobs[key].state == "completed", _sent(engine, "failure")
+    assert engine.store.jobs[key].state == "completed", sent(engine, "failure")
     assert dict(engine.bodies)[f"/engine-rest/external-task/{key}/complete"].endswith(
         '{"booking_ref": {"value": "2.10"}}}')
 
 
 def test_failures_count_retries_down_and_back_off_up_to_the_cap_on_the_engine_s_clock(tmp_path, cleanup, engine):
-    root = _project(tmp_path, cleanup, settings={"check_balance": (
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"check_balance": (
         'seam:retries 3 ; seam:retryBackoff "PT1S"^^xsd:duration ; seam:retryBackoffMax "PT1.5S"^^xsd:duration')},
         handlers={"check_balance": "def handle(inputs, bindings):\n    raise RuntimeError('ledger offline')\n"})
     module = import_workers(root, "camunda7_workers")
@@ -142,18 +125,18 @@ def test_failures_count_retries_down_and_back_off_up_to_the_cap_on_the_engine_s_
     job = store.jobs[key]
 
     def clock(store):
-        store.wait_for(lambda: len(_sent(engine, "failure")) == 1)
+        store.wait_for(lambda: len(sent(engine, "failure")) == 1)
         time.sleep(0.3)
         assert job.activations == 1
         store.advance(999)
         time.sleep(0.3)
         assert job.activations == 1
         store.advance(1)
-        store.wait_for(lambda: len(_sent(engine, "failure")) == 2)
+        store.wait_for(lambda: len(sent(engine, "failure")) == 2)
         store.advance(1500)
 
     _work(module, engine, lambda: job.state == "incident", during=clock)
-    failures = _sent(engine, "failure")
+    failures = sent(engine, "failure")
     assert [(f["retries"], f["retryTimeout"]) for f in failures] == [(2, 1000), (1, 1500), (0, 1500)]
     assert failures[0]["errorMessage"] == failures[0]["errorDetails"] == (
         "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle raised "
@@ -161,7 +144,7 @@ def test_failures_count_retries_down_and_back_off_up_to_the_cap_on_the_engine_s_
 
 
 def test_a_contract_mismatch_is_a_failure_and_an_error_code_a_bpmn_error(tmp_path, cleanup, engine):
-    root = _project(tmp_path, cleanup, handlers={
+    root = project_copy(tmp_path, "leave-c7", cleanup, handlers={
         "check_balance": "def handle(inputs, bindings):\n    return {'balance_left': True}\n",
         "record_leave": ("class NoCalendar(Exception):\n    error_code = 'no-calendar'\n\n"
                          "def handle(inputs, bindings):\n    raise NoCalendar('calendar closed')\n")})
@@ -169,12 +152,12 @@ def test_a_contract_mismatch_is_a_failure_and_an_error_code_a_bpmn_error(tmp_pat
     store = engine.store
     bad = store.add("check-balance", ANA, retries=None, element="Task_CheckBalance")
     thrown = store.add("record-leave", ANA, retries=None, element="Task_RecordLeave")
-    _work(module, engine, lambda: _sent(engine, "failure") and _sent(engine, "bpmnError"))
-    [failure] = _sent(engine, "failure")
+    _work(module, engine, lambda: sent(engine, "failure") and sent(engine, "bpmnError"))
+    [failure] = sent(engine, "failure")
     assert (failure["retries"], failure["retryTimeout"], failure["errorMessage"]) == (2, 5000, (
         "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle broke the "
         "contract: output 'balance_left': True is not an xsd:decimal"))
-    [error] = _sent(engine, "bpmnError")
+    [error] = sent(engine, "bpmnError")
     assert error["errorCode"] == "no-calendar" and error["errorMessage"].endswith("raised NoCalendar: calendar closed")
     assert store.jobs[bad].state == "ready" and store.jobs[thrown].state == "error"
 
@@ -188,7 +171,7 @@ BLOCKING = (
 
 def test_a_task_whose_lock_expired_is_fetched_again_and_the_late_answer_is_refused(tmp_path, cleanup, engine,
                                                                                  caplog):
-    root = _project(tmp_path, cleanup, settings={"check_balance": 'seam:jobTimeout "PT2S"^^xsd:duration'},
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"check_balance": 'seam:jobTimeout "PT2S"^^xsd:duration'},
                     handlers={"check_balance": BLOCKING})
     module = import_workers(root, "camunda7_workers")
     store = engine.store
@@ -205,13 +188,13 @@ def test_a_task_whose_lock_expired_is_fetched_again_and_the_late_answer_is_refus
         store.wait_for(lambda: job.activations == 2)
         sys.modules["handlers.check_balance"].RELEASE.set()
 
-    _work(module, engine, lambda: len(_sent(engine, "complete")) == 2, during=clock)
+    _work(module, engine, lambda: len(sent(engine, "complete")) == 2, during=clock)
     outcomes = sorted(r.job["outcome"] for r in caplog.records if hasattr(r, "job"))
     assert outcomes == ["completed", "rejected"]
 
 
 def test_many_tasks_never_run_more_at_once_than_max_jobs(tmp_path, cleanup, engine):
-    root = _project(tmp_path, cleanup, settings={"check_balance": "seam:maxJobs 3"}, handlers={"check_balance": (
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"check_balance": "seam:maxJobs 3"}, handlers={"check_balance": (
         "import threading, time\n\nLOCK = threading.Lock()\nNOW = [0]\nMOST = [0]\n\n"
         "def handle(inputs, bindings):\n"
         "    with LOCK:\n        NOW[0] += 1\n        MOST[0] = max(MOST[0], NOW[0])\n"
@@ -224,19 +207,19 @@ def test_many_tasks_never_run_more_at_once_than_max_jobs(tmp_path, cleanup, engi
         store.add("check-balance", ANA, retries=None, element="Task_CheckBalance")
     _work(module, engine, lambda: store.states().get("completed") == 60)
     assert sys.modules["handlers.check_balance"].MOST[0] == 3
-    asked = [f["maxTasks"] for f in _sent(engine, "fetchAndLock") if f["topics"][0]["topicName"] == "check-balance"]
+    asked = [f["maxTasks"] for f in sent(engine, "fetchAndLock") if f["topics"][0]["topicName"] == "check-balance"]
     assert max(asked) == 3 and min(asked) >= 1
 
 
 def test_sigterm_stops_the_process_after_its_running_task(tmp_path, cleanup, engine):
-    root = _project(tmp_path, cleanup, handlers={"check_balance": (
+    root = project_copy(tmp_path, "leave-c7", cleanup, handlers={"check_balance": (
         "import time\n\ndef handle(inputs, bindings):\n    time.sleep(0.8)\n    return {'balance_left': 5}\n")})
     store = engine.store
     env = {**os.environ, **ENV, "CAMUNDA_URL": engine.url, "PYTHONPATH": str(root)}
     process = subprocess.Popen([sys.executable, "-m", "generated.camunda7_workers"], cwd=root, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        store.wait_for(lambda: len(_sent(engine, "fetchAndLock")) >= 2)
+        store.wait_for(lambda: len(sent(engine, "fetchAndLock")) >= 2)
         key = store.add("check-balance", ANA, retries=None, element="Task_CheckBalance")
         store.wait_for(lambda: store.jobs[key].state == "active")
         process.send_signal(signal.SIGTERM)

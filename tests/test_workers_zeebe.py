@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from fake_engines import FakeClock, FakeZeebeGateway, JobStore
-from workers_support import REPO, engine_project, forget_project_modules, import_workers
+from workers_support import REPO, forget_project_modules, import_workers, project_copy, roots_on_path, sent
 
 grpc = pytest.importorskip("grpc")
 pytest.importorskip("pyzeebe")
@@ -42,20 +42,7 @@ def gateway():
 
 @pytest.fixture
 def cleanup():
-    roots: list[Path] = []
-    yield roots
-    forget_project_modules()
-    for root in roots:
-        while str(root) in sys.path:
-            sys.path.remove(str(root))
-
-
-def _project(tmp_path, cleanup, settings=None, workers_toml="", handlers=None) -> Path:
-    root = engine_project(tmp_path, "leave-c8", settings, workers_toml)
-    for name, body in (handlers or {}).items():
-        (root / "handlers" / f"{name}.py").write_text(body, encoding="utf-8")
-    cleanup.append(root)
-    return root
+    yield from roots_on_path()
 
 
 def _work(module, gateway, until, env=None, during=None) -> None:
@@ -84,13 +71,9 @@ def _work(module, gateway, until, env=None, during=None) -> None:
     asyncio.run(go())
 
 
-def _sent(gateway, kind):
-    return [request for name, request in gateway.store.requests if name == kind]
-
-
 def test_jobs_are_activated_with_the_task_s_settings_and_completed_with_exact_decimals(tmp_path, cleanup, gateway,
                                                                                        caplog):
-    root = _project(tmp_path, cleanup, settings={
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={
         "check_balance": 'seam:jobTimeout "PT45S"^^xsd:duration ; seam:maxJobs 4 ; seam:tenantId "acme", "beta"'},
         workers_toml='job_timeout = "PT2M"\nmax_jobs = 7\n', handlers={"check_balance": (
             "from decimal import Decimal\n\n"
@@ -107,15 +90,15 @@ def test_jobs_are_activated_with_the_task_s_settings_and_completed_with_exact_de
     caplog.set_level(logging.INFO, logger="seams.workers")
     _work(module, gateway, lambda: store.states().get("completed") == 3)
 
-    activations = {r["type"]: r for r in _sent(gateway, "ActivateJobs")}
+    activations = {r["type"]: r for r in sent(gateway, "ActivateJobs")}
     assert {k: activations["check-balance"][k] for k in ("timeout", "fetchVariable", "tenantIds", "worker")} == {
         "timeout": 45_000, "fetchVariable": ["employee", "leave_type"], "tenantIds": ["acme", "beta"],
         "worker": "test-worker"}
-    assert max(r["maxJobsToActivate"] for r in _sent(gateway, "ActivateJobs") if r["type"] == "check-balance") == 4
+    assert max(r["maxJobsToActivate"] for r in sent(gateway, "ActivateJobs") if r["type"] == "check-balance") == 4
     assert {k: activations["record-leave"][k] for k in ("timeout", "fetchVariable", "tenantIds")} == {
         "timeout": 120_000, "fetchVariable": ["days", "employee", "leave_type"], "tenantIds": []}
-    assert max(r["maxJobsToActivate"] for r in _sent(gateway, "ActivateJobs") if r["type"] == "record-leave") == 7
-    completed = {r["jobKey"]: r["variables"] for r in _sent(gateway, "CompleteJob")}
+    assert max(r["maxJobsToActivate"] for r in sent(gateway, "ActivateJobs") if r["type"] == "record-leave") == 7
+    completed = {r["jobKey"]: r["variables"] for r in sent(gateway, "CompleteJob")}
     assert completed == {annual: '{"balance_left": 12.50}', sick: '{"balance_left": 0.3}',
                          record: '{"booking_ref": "BK-1042"}'}
     assert store.jobs[other].state == "ready"
@@ -129,7 +112,7 @@ def test_jobs_are_activated_with_the_task_s_settings_and_completed_with_exact_de
 
 
 def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp_path, cleanup, gateway):
-    root = _project(tmp_path, cleanup, settings={"check_balance": (
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"check_balance": (
         'seam:retries 3 ; seam:retryBackoff "PT1S"^^xsd:duration ; seam:retryBackoffMax "PT1.5S"^^xsd:duration')},
         handlers={"check_balance": "def handle(inputs, bindings):\n    raise RuntimeError('ledger offline')\n"})
     module = import_workers(root, "zeebe_workers")
@@ -138,29 +121,29 @@ def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp
     job = store.jobs[key]
 
     def clock(store):
-        store.wait_for(lambda: len(_sent(gateway, "FailJob")) == 1)
+        store.wait_for(lambda: len(sent(gateway, "FailJob")) == 1)
         time.sleep(0.3)  # several polls: the job waits for its back-off
         assert job.activations == 1
         store.advance(999)
         time.sleep(0.3)
         assert job.activations == 1
         store.advance(1)
-        store.wait_for(lambda: len(_sent(gateway, "FailJob")) == 2)
+        store.wait_for(lambda: len(sent(gateway, "FailJob")) == 2)
         store.advance(1499)
         time.sleep(0.3)
         assert job.activations == 2
         store.advance(1)
 
     _work(module, gateway, lambda: job.state == "incident", during=clock)
-    assert [(r["retries"], r["retryBackOff"]) for r in _sent(gateway, "FailJob")] == [(2, 1000), (1, 1500), (0, 1500)]
+    assert [(r["retries"], r["retryBackOff"]) for r in sent(gateway, "FailJob")] == [(2, 1000), (1, 1500), (0, 1500)]
     assert job.activations == 3
-    assert _sent(gateway, "FailJob")[0]["errorMessage"] == (
+    assert sent(gateway, "FailJob")[0]["errorMessage"] == (
         "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle raised "
         "RuntimeError: ledger offline")
 
 
 def test_a_contract_mismatch_fails_the_job_and_an_error_code_throws_the_bpmn_error(tmp_path, cleanup, gateway):
-    root = _project(tmp_path, cleanup, handlers={
+    root = project_copy(tmp_path, "leave-c8", cleanup, handlers={
         "check_balance": "def handle(inputs, bindings):\n    return {'balance_left': 'lots'}\n",
         "record_leave": ("from pyzeebe.errors import BusinessError\n\n"
                          "def handle(inputs, bindings):\n    raise BusinessError('no-calendar', 'calendar closed')\n")})
@@ -169,17 +152,17 @@ def test_a_contract_mismatch_fails_the_job_and_an_error_code_throws_the_bpmn_err
     bad = store.add("check-balance", ANA, retries=3, element="Task_CheckBalance")
     missing = store.add("check-balance", {"employee": '"ana"'}, retries=1, element="Task_CheckBalance")
     thrown = store.add("record-leave", ANA, element="Task_RecordLeave")
-    _work(module, gateway, lambda: len(_sent(gateway, "FailJob")) == 2 and _sent(gateway, "ThrowError"))
-    failed = {r["jobKey"]: (r["retries"], r["retryBackOff"], r["errorMessage"]) for r in _sent(gateway, "FailJob")}
+    _work(module, gateway, lambda: len(sent(gateway, "FailJob")) == 2 and sent(gateway, "ThrowError"))
+    failed = {r["jobKey"]: (r["retries"], r["retryBackOff"], r["errorMessage"]) for r in sent(gateway, "FailJob")}
     assert failed == {
         bad: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
                        "broke the contract: output 'balance_left': 'lots' is not an xsd:decimal"),
         missing: (0, 20000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): variable(s) not set: "
                             "leave_type (seam:reads)")}
-    [error] = _sent(gateway, "ThrowError")
+    [error] = sent(gateway, "ThrowError")
     assert (error["jobKey"], error["errorCode"]) == (thrown, "no-calendar")
     assert error["errorMessage"].endswith("raised BusinessError: calendar closed")
-    assert store.jobs[missing].state == "incident" and not _sent(gateway, "CompleteJob")
+    assert store.jobs[missing].state == "incident" and not sent(gateway, "CompleteJob")
 
 
 BLOCKING = (
@@ -192,7 +175,7 @@ BLOCKING = (
 
 def test_a_job_past_its_timeout_is_handed_out_again_and_the_late_answer_is_refused(tmp_path, cleanup, gateway,
                                                                                  caplog):
-    root = _project(tmp_path, cleanup, settings={"check_balance": 'seam:jobTimeout "PT2S"^^xsd:duration'},
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"check_balance": 'seam:jobTimeout "PT2S"^^xsd:duration'},
                     handlers={"check_balance": BLOCKING})
     module = import_workers(root, "zeebe_workers")
     store = gateway.store
@@ -211,14 +194,14 @@ def test_a_job_past_its_timeout_is_handed_out_again_and_the_late_answer_is_refus
         store.wait_for(lambda: job.activations == 2 and len(handler.STARTED) == 2)
         handler.RELEASE.set()
 
-    _work(module, gateway, lambda: len(_sent(gateway, "CompleteJob")) == 2, during=clock)
-    assert {r["timeout"] for r in _sent(gateway, "ActivateJobs") if r["type"] == "check-balance"} == {2000}
+    _work(module, gateway, lambda: len(sent(gateway, "CompleteJob")) == 2, during=clock)
+    assert {r["timeout"] for r in sent(gateway, "ActivateJobs") if r["type"] == "check-balance"} == {2000}
     outcomes = sorted(r.job["outcome"] for r in caplog.records if hasattr(r, "job"))
     assert outcomes == ["completed", "rejected"]
 
 
 def test_many_jobs_never_run_more_at_once_than_max_jobs(tmp_path, cleanup, gateway):
-    root = _project(tmp_path, cleanup, settings={"check_balance": "seam:maxJobs 3"}, handlers={"check_balance": (
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"check_balance": "seam:maxJobs 3"}, handlers={"check_balance": (
         "import threading, time\n\nLOCK = threading.Lock()\nNOW = [0]\nMOST = [0]\n\n"
         "def handle(inputs, bindings):\n"
         "    with LOCK:\n        NOW[0] += 1\n        MOST[0] = max(MOST[0], NOW[0])\n"
@@ -233,13 +216,13 @@ def test_many_jobs_never_run_more_at_once_than_max_jobs(tmp_path, cleanup, gatew
     import handlers.check_balance as handler
 
     assert handler.MOST[0] == 3
-    asked = [r["maxJobsToActivate"] for r in _sent(gateway, "ActivateJobs") if r["type"] == "check-balance"]
+    asked = [r["maxJobsToActivate"] for r in sent(gateway, "ActivateJobs") if r["type"] == "check-balance"]
     assert max(asked) == 3 and min(asked) >= 1
 
 
 def test_a_stop_lets_the_running_job_finish_and_a_job_past_the_grace_period_is_not_lost(tmp_path, cleanup, gateway,
                                                                                          caplog):
-    root = _project(tmp_path, cleanup, handlers={"check_balance": BLOCKING})
+    root = project_copy(tmp_path, "leave-c8", cleanup, handlers={"check_balance": BLOCKING})
     module = import_workers(root, "zeebe_workers")
     store = gateway.store
     key = store.add("check-balance", ANA, element="Task_CheckBalance")
@@ -279,7 +262,7 @@ def _probe(port: int, path: str) -> int:
 
 
 def test_sigterm_stops_the_process_after_its_running_job_and_the_probes_answer(tmp_path, cleanup, gateway):
-    root = _project(tmp_path, cleanup, handlers={"check_balance": (
+    root = project_copy(tmp_path, "leave-c8", cleanup, handlers={"check_balance": (
         "import time\n\ndef handle(inputs, bindings):\n    time.sleep(0.8)\n    return {'balance_left': 5}\n")})
     store = gateway.store
     port = _free_port()
@@ -290,7 +273,7 @@ def test_sigterm_stops_the_process_after_its_running_job_and_the_probes_answer(t
     process = subprocess.Popen([sys.executable, "-m", "generated.zeebe_workers"], cwd=root, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        store.wait_for(lambda: len(_sent(gateway, "ActivateJobs")) >= 2)
+        store.wait_for(lambda: len(sent(gateway, "ActivateJobs")) >= 2)
         deadline = time.monotonic() + 10
         while _probe(port, "/ready") != 200 and time.monotonic() < deadline:
             time.sleep(0.05)

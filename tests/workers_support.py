@@ -85,3 +85,29 @@ def import_workers(root: Path, module: str) -> ModuleType:
     sys.path.insert(0, str(root))
     importlib.invalidate_caches()
     return importlib.import_module(f"generated.{module}")
+
+
+def roots_on_path():
+    """For a fixture to yield from: the project roots a test puts on sys.path, a list taken off
+    sys.path again, with the project's modules, once the test is over."""
+    roots: list[Path] = []
+    yield roots
+    forget_project_modules()
+    for root in roots:
+        while str(root) in sys.path:
+            sys.path.remove(str(root))
+
+
+def project_copy(tmp_path: Path, variant: str, cleanup: list[Path], settings: dict[str, str] | None = None,
+                 workers_toml: str = "", handlers: dict[str, str] | None = None) -> Path:
+    """:func:`engine_project` with the handler bodies ``handlers`` gives, by handler name."""
+    root = engine_project(tmp_path, variant, settings, workers_toml)
+    for name, body in (handlers or {}).items():
+        (root / "handlers" / f"{name}.py").write_text(body, encoding="utf-8")
+    cleanup.append(root)
+    return root
+
+
+def sent(fake, kind: str) -> list[dict]:
+    """The requests of one kind the fake engine received, in order."""
+    return [request for name, request in fake.store.requests if name == kind]

@@ -18,15 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from seams.generators.hookspecs import hookimpl
-from seams.generators.workers import (
-    SHARED_CONSTANTS,
-    WorkerTask,
-    literal,
-    module_source,
-    task_comment,
-    task_table,
-    worker_tasks,
-)
+from seams.generators.workers import SHARED_CONSTANTS, WorkerTask, module_source, tasks_body, worker_tasks
 from seams.model.engine import EngineBinding
 
 if TYPE_CHECKING:
@@ -78,11 +70,7 @@ def camunda7_source(model: Model, tasks: list[WorkerTask]) -> str:
         f"Start the workers from the project's root (docs/generators.md, \"Deploying the workers\"):\n\n"
         f"    CAMUNDA_URL=http://localhost:8080/engine-rest python -m {module}"
     )
-    body: list[str] = []
-    for task in tasks:
-        body += [task_comment(task), *task_table(f"{task.handler.upper()}_TASK", task), "", ""]
-    body += ["TASKS = {", *(f"    {literal(t.job)}: {t.handler.upper()}_TASK," for t in tasks), "}",
-             "", "", "if __name__ == \"__main__\":", "    main()"]
     constants = [*SHARED_CONSTANTS, "MAX_RESPONSE_BYTES = 64 * 1024 * 1024  # the most of a REST answer read"]
     return module_source(header=header, imports=CAMUNDA7_IMPORTS, constants=constants,
-                         engine_runtime="seams.generators.camunda7_runtime", engine_names=CAMUNDA7_RUNTIME, body=body)
+                         engine_runtime="seams.generators.camunda7_runtime", engine_names=CAMUNDA7_RUNTIME,
+                         body=tasks_body(tasks))

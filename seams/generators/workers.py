@@ -204,9 +204,15 @@ def _tuple(names: tuple[str, ...]) -> str:
     return "(" + ", ".join(literal(n) for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
-def task_comment(task: WorkerTask) -> str:
-    """The comment above a task's table: its label, subject and element, and its handler."""
-    return f"# {task.label} ({task.subject}, BPMN {task.element_id}): {task.module}.handle".replace("\n", " ")
+def tasks_body(tasks: list[WorkerTask]) -> list[str]:
+    """The end of a workers module: each task's table under a comment naming its label, subject,
+    element and handler, ``TASKS`` (job type or topic -> table) and the ``main()`` guard."""
+    body: list[str] = []
+    for task in tasks:
+        comment = f"# {task.label} ({task.subject}, BPMN {task.element_id}): {task.module}.handle"
+        body += [comment.replace("\n", " "), *task_table(f"{task.handler.upper()}_TASK", task), "", ""]
+    return [*body, "TASKS = {", *(f"    {literal(t.job)}: {t.handler.upper()}_TASK," for t in tasks), "}",
+            "", "", "if __name__ == \"__main__\":", "    main()"]
 
 
 def module_source(*, header: str, imports: list[str], constants: list[str], engine_runtime: str,

@@ -17,15 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from seams.generators.hookspecs import hookimpl
-from seams.generators.workers import (
-    SHARED_CONSTANTS,
-    WorkerTask,
-    literal,
-    module_source,
-    task_comment,
-    task_table,
-    worker_tasks,
-)
+from seams.generators.workers import SHARED_CONSTANTS, WorkerTask, module_source, tasks_body, worker_tasks
 from seams.model.engine import EngineBinding
 
 if TYPE_CHECKING:
@@ -73,13 +65,9 @@ def zeebe_source(model: Model, tasks: list[WorkerTask]) -> str:
         f"Start the workers from the project's root (docs/generators.md, \"Deploying the workers\"):\n\n"
         f"    ZEEBE_ADDRESS=localhost:26500 python -m {_module_path(model)}"
     )
-    body: list[str] = []
-    for task in tasks:
-        body += [task_comment(task), *task_table(f"{task.handler.upper()}_TASK", task), "", ""]
-    body += ["TASKS = {", *(f"    {literal(t.job)}: {t.handler.upper()}_TASK," for t in tasks), "}",
-             "", "", "if __name__ == \"__main__\":", "    main()"]
     return module_source(header=header, imports=ZEEBE_IMPORTS, constants=list(SHARED_CONSTANTS),
-                         engine_runtime="seams.generators.zeebe_runtime", engine_names=ZEEBE_RUNTIME, body=body)
+                         engine_runtime="seams.generators.zeebe_runtime", engine_names=ZEEBE_RUNTIME,
+                         body=tasks_body(tasks))
 
 
 def _module_path(model: Model) -> str:
