@@ -90,6 +90,7 @@ def test_tasks_are_fetched_with_the_task_s_settings_and_completed_with_exact_dec
     assert fetches["record-leave"]["topics"][0] == {"topicName": "record-leave", "lockDuration": 120_000,
                                                     "variables": ["days", "employee", "leave_type"]}
     bodies = dict(engine.bodies)
+    assert sys.modules["workers_bindings"].CALLS.count(("bindings()",)) == 1  # one object for all the threads
     assert bodies[f"/engine-rest/external-task/{annual}/complete"] == (
         '{"workerId": "test-worker", "variables": {"balance_left": {"value": 12.50}}}')
     assert bodies[f"/engine-rest/external-task/{sick}/complete"].endswith('{"balance_left": {"value": 0.3}}}')

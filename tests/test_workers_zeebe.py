@@ -102,6 +102,7 @@ def test_jobs_are_activated_with_the_task_s_settings_and_completed_with_exact_de
     assert completed == {annual: '{"balance_left": 12.50}', sick: '{"balance_left": 0.3}',
                          record: '{"booking_ref": "BK-1042"}'}
     assert store.jobs[other].state == "ready"
+    assert sys.modules["workers_bindings"].CALLS.count(("bindings()",)) == 1  # one object for all the threads
 
     jobs = [r.job for r in caplog.records if r.name == "seams.workers" and hasattr(r, "job")]
     assert {j["job_key"]: (j["job_type"], j["element"], j["outcome"], j["tenant"]) for j in jobs} == {

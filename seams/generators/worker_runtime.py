@@ -45,6 +45,7 @@ class WorkerError(Exception):
 
 
 _BINDINGS: list[Any] = []
+_BINDINGS_LOCK = threading.Lock()  # jobs run in threads: the first ones must not each make the object
 
 
 def load_bindings(task: Mapping[str, Any]) -> Any:
@@ -52,15 +53,16 @@ def load_bindings(task: Mapping[str, Any]) -> Any:
     namespace for a task that uses no binding (it needs no bindings module)."""
     if not task["uses"]:
         return SimpleNamespace()
-    if not _BINDINGS:
-        try:
-            module = importlib.import_module(BINDINGS_MODULE)
-        except ModuleNotFoundError as exc:
-            if exc.name != BINDINGS_MODULE:
-                raise
-            raise WorkerError(f"{task['where']}: no module {BINDINGS_MODULE}; write {BINDINGS_MODULE}.py "
-                              f"with a bindings() factory in the project's root (docs/generators.md)") from None
-        _BINDINGS.append(module.bindings())
+    with _BINDINGS_LOCK:
+        if not _BINDINGS:
+            try:
+                module = importlib.import_module(BINDINGS_MODULE)
+            except ModuleNotFoundError as exc:
+                if exc.name != BINDINGS_MODULE:
+                    raise
+                raise WorkerError(f"{task['where']}: no module {BINDINGS_MODULE}; write {BINDINGS_MODULE}.py "
+                                  f"with a bindings() factory in the project's root (docs/generators.md)") from None
+            _BINDINGS.append(module.bindings())
     bindings = _BINDINGS[0]
     missing = [name for name in task["uses"] if not callable(getattr(bindings, name, None))]
     if missing:

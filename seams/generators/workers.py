@@ -228,7 +228,7 @@ def module_source(*, header: str, imports: list[str], constants: list[str], engi
     parts = [docstring(header), "", *stdlib, ""]
     if third:
         parts += [*third, ""]
-    parts += [*constants, "_BINDINGS: list[Any] = []"]
+    parts += [*constants, "_BINDINGS: list[Any] = []", "_BINDINGS_LOCK = threading.Lock()"]
     for source in [*runtime_sources(), *(_definition_source(engine_runtime, name) for name in engine_names)]:
         parts += ["", "", source]
     parts += ["", "", *body]

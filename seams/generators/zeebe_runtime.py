@@ -182,7 +182,7 @@ async def work(channel: Any, settings: Mapping[str, Any], stopping: asyncio.Even
             stopping.set()  # one loop broke: stop the others and end with its error
     health.stopping = True
     LOG.info("stopping: no new jobs; waiting up to %s s for the running ones", settings["grace_s"])
-    done, pending = await asyncio.wait(loops, timeout=settings["grace_s"] or None)
+    done, pending = await asyncio.wait(loops, timeout=settings["grace_s"])
     for loop in pending:
         loop.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
@@ -203,7 +203,10 @@ async def main_async(environ: Mapping[str, str]) -> None:
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
+        try:
+            loop.add_signal_handler(signum, stopping.set)
+        except NotImplementedError:  # Windows: Ctrl-C still ends the process, without the grace period
+            pass
     health = Health(list(TASKS), stale_s=settings["poll_s"] + 2 * CALL_TIMEOUT_S)
     if settings["health_port"] is not None:
         port = health.serve(settings["health_host"], settings["health_port"])

@@ -44,6 +44,7 @@ ANSWER_ATTEMPTS = 4  # an answer the engine could not take is sent again, this m
 CALL_TIMEOUT_S = 30.0  # seconds an engine call may take, beyond the long poll
 MAX_RESPONSE_BYTES = 64 * 1024 * 1024  # the most of a REST answer read
 _BINDINGS: list[Any] = []
+_BINDINGS_LOCK = threading.Lock()
 
 
 def is_number(value):
@@ -97,15 +98,16 @@ def load_bindings(task: Mapping[str, Any]) -> Any:
     namespace for a task that uses no binding (it needs no bindings module)."""
     if not task["uses"]:
         return SimpleNamespace()
-    if not _BINDINGS:
-        try:
-            module = importlib.import_module(BINDINGS_MODULE)
-        except ModuleNotFoundError as exc:
-            if exc.name != BINDINGS_MODULE:
-                raise
-            raise WorkerError(f"{task['where']}: no module {BINDINGS_MODULE}; write {BINDINGS_MODULE}.py "
-                              f"with a bindings() factory in the project's root (docs/generators.md)") from None
-        _BINDINGS.append(module.bindings())
+    with _BINDINGS_LOCK:
+        if not _BINDINGS:
+            try:
+                module = importlib.import_module(BINDINGS_MODULE)
+            except ModuleNotFoundError as exc:
+                if exc.name != BINDINGS_MODULE:
+                    raise
+                raise WorkerError(f"{task['where']}: no module {BINDINGS_MODULE}; write {BINDINGS_MODULE}.py "
+                                  f"with a bindings() factory in the project's root (docs/generators.md)") from None
+            _BINDINGS.append(module.bindings())
     bindings = _BINDINGS[0]
     missing = [name for name in task["uses"] if not callable(getattr(bindings, name, None))]
     if missing:

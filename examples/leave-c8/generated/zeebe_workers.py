@@ -42,6 +42,7 @@ LOG = logging.getLogger("seams.workers")  # every job, logged (docs/generators.m
 ANSWER_ATTEMPTS = 4  # an answer the engine could not take is sent again, this many times in all
 CALL_TIMEOUT_S = 30.0  # seconds an engine call may take, beyond the long poll
 _BINDINGS: list[Any] = []
+_BINDINGS_LOCK = threading.Lock()
 
 
 def is_number(value):
@@ -95,15 +96,16 @@ def load_bindings(task: Mapping[str, Any]) -> Any:
     namespace for a task that uses no binding (it needs no bindings module)."""
     if not task["uses"]:
         return SimpleNamespace()
-    if not _BINDINGS:
-        try:
-            module = importlib.import_module(BINDINGS_MODULE)
-        except ModuleNotFoundError as exc:
-            if exc.name != BINDINGS_MODULE:
-                raise
-            raise WorkerError(f"{task['where']}: no module {BINDINGS_MODULE}; write {BINDINGS_MODULE}.py "
-                              f"with a bindings() factory in the project's root (docs/generators.md)") from None
-        _BINDINGS.append(module.bindings())
+    with _BINDINGS_LOCK:
+        if not _BINDINGS:
+            try:
+                module = importlib.import_module(BINDINGS_MODULE)
+            except ModuleNotFoundError as exc:
+                if exc.name != BINDINGS_MODULE:
+                    raise
+                raise WorkerError(f"{task['where']}: no module {BINDINGS_MODULE}; write {BINDINGS_MODULE}.py "
+                                  f"with a bindings() factory in the project's root (docs/generators.md)") from None
+            _BINDINGS.append(module.bindings())
     bindings = _BINDINGS[0]
     missing = [name for name in task["uses"] if not callable(getattr(bindings, name, None))]
     if missing:
@@ -478,7 +480,7 @@ async def work(channel: Any, settings: Mapping[str, Any], stopping: asyncio.Even
             stopping.set()  # one loop broke: stop the others and end with its error
     health.stopping = True
     LOG.info("stopping: no new jobs; waiting up to %s s for the running ones", settings["grace_s"])
-    done, pending = await asyncio.wait(loops, timeout=settings["grace_s"] or None)
+    done, pending = await asyncio.wait(loops, timeout=settings["grace_s"])
     for loop in pending:
         loop.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
@@ -499,7 +501,10 @@ async def main_async(environ: Mapping[str, str]) -> None:
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
+        try:
+            loop.add_signal_handler(signum, stopping.set)
+        except NotImplementedError:  # Windows: Ctrl-C still ends the process, without the grace period
+            pass
     health = Health(list(TASKS), stale_s=settings["poll_s"] + 2 * CALL_TIMEOUT_S)
     if settings["health_port"] is not None:
         port = health.serve(settings["health_host"], settings["health_port"])
