@@ -188,12 +188,13 @@ def task_table(name: str, task: WorkerTask) -> list[str]:
         f"    \"reads\": {_tuple(task.reads)},",
         f"    \"uses\": {_tuple(task.uses)},",
         f"    \"writes\": {{{writes}}},",
-        f"    \"timeout_ms\": {task.settings.timeout_ms},",
-        f"    \"max_jobs\": {task.settings.max_jobs},",
-        f"    \"retries\": {task.settings.retries},",
-        f"    \"backoff_ms\": {task.settings.backoff_ms},",
-        f"    \"backoff_max_ms\": {task.settings.backoff_max_ms},",
-        f"    \"tenants\": {_tuple(task.settings.tenants)},",
+        f"    \"timeout_ms\": {task.settings.timeout_ms},  # seam:jobTimeout, else [workers] job_timeout",
+        f"    \"max_jobs\": {task.settings.max_jobs},  # seam:maxJobs, else [workers] max_jobs",
+        f"    \"retries\": {task.settings.retries},  # seam:retries, else [workers] retries",
+        f"    \"backoff_ms\": {task.settings.backoff_ms},  # seam:retryBackoff, else [workers] retry_backoff",
+        f"    \"backoff_max_ms\": {task.settings.backoff_max_ms},  # seam:retryBackoffMax, else [workers] "
+        "retry_backoff_max",
+        f"    \"tenants\": {_tuple(task.settings.tenants)},  # seam:tenantId, else [workers] tenant_ids",
         "}",
     ]
 

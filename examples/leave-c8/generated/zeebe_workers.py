@@ -531,12 +531,12 @@ CHECK_BALANCE_TASK = {
     "reads": ("employee", "leave_type"),
     "uses": ("balances",),
     "writes": {"balance_left": "decimal"},
-    "timeout_ms": 300000,
-    "max_jobs": 32,
-    "retries": 3,
-    "backoff_ms": 5000,
-    "backoff_max_ms": 300000,
-    "tenants": (),
+    "timeout_ms": 300000,  # seam:jobTimeout, else [workers] job_timeout
+    "max_jobs": 32,  # seam:maxJobs, else [workers] max_jobs
+    "retries": 3,  # seam:retries, else [workers] retries
+    "backoff_ms": 5000,  # seam:retryBackoff, else [workers] retry_backoff
+    "backoff_max_ms": 300000,  # seam:retryBackoffMax, else [workers] retry_backoff_max
+    "tenants": (),  # seam:tenantId, else [workers] tenant_ids
 }
 
 
@@ -547,12 +547,12 @@ RECORD_LEAVE_TASK = {
     "reads": ("days", "employee", "leave_type"),
     "uses": ("calendar",),
     "writes": {"booking_ref": "string"},
-    "timeout_ms": 300000,
-    "max_jobs": 32,
-    "retries": 3,
-    "backoff_ms": 5000,
-    "backoff_max_ms": 300000,
-    "tenants": (),
+    "timeout_ms": 300000,  # seam:jobTimeout, else [workers] job_timeout
+    "max_jobs": 32,  # seam:maxJobs, else [workers] max_jobs
+    "retries": 3,  # seam:retries, else [workers] retries
+    "backoff_ms": 5000,  # seam:retryBackoff, else [workers] retry_backoff
+    "backoff_max_ms": 300000,  # seam:retryBackoffMax, else [workers] retry_backoff_max
+    "tenants": (),  # seam:tenantId, else [workers] tenant_ids
 }
 
 
