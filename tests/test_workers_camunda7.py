@@ -14,10 +14,13 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -210,6 +213,54 @@ def test_many_tasks_never_run_more_at_once_than_max_jobs(tmp_path, cleanup, engi
     assert sys.modules["handlers.check_balance"].MOST[0] == 3
     asked = [f["maxTasks"] for f in sent(engine, "fetchAndLock") if f["topics"][0]["topicName"] == "check-balance"]
     assert max(asked) == 3 and min(asked) >= 1
+
+
+def test_a_task_past_the_grace_period_is_abandoned_not_lost(tmp_path, cleanup, engine, caplog):
+    root = project_copy(tmp_path, "leave-c7", cleanup, handlers={"check_balance": BLOCKING})
+    module = import_workers(root, "camunda7_workers")
+    store = engine.store
+    key = store.add("check-balance", ANA, retries=None, element="Task_CheckBalance")
+    caplog.set_level(logging.INFO, logger="seams.workers")
+    _work(module, engine, lambda: store.jobs[key].state == "active", env={"SEAMS_WORKERS_GRACE_SECONDS": "0.2"})
+    [abandoned] = [r.job for r in caplog.records if hasattr(r, "job")]
+    assert (abandoned["job_key"], abandoned["outcome"]) == (str(key), "abandoned")
+    assert store.jobs[key].state == "active"
+    store.advance(300_000)  # the default lock duration: the engine hands the task out again
+    assert store.activate("check-balance", 1, 1000, [], 0)[0].key == key
+    sys.modules["handlers.check_balance"].RELEASE.set()
+
+
+def test_the_probes_say_live_but_not_ready_while_the_engine_cannot_be_reached(tmp_path, cleanup, caplog):
+    module = import_workers(project_copy(tmp_path, "leave-c7", cleanup), "camunda7_workers")
+    settings = module.env_settings({**ENV, "SEAMS_WORKERS_HEALTH_PORT": "0"})
+    health = module.Health(list(module.TASKS), stale_s=60)
+    port = health.serve("127.0.0.1", 0)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        nowhere = f"http://127.0.0.1:{closed.getsockname()[1]}/engine-rest"  # bound, never listening
+        stopping = threading.Event()
+        worker = threading.Thread(target=module.work, args=(module.Camunda7Rest(nowhere, {}), settings, stopping,
+                                                            health), daemon=True)
+        worker.start()
+        try:
+            deadline = time.monotonic() + 10
+            while len([r for r in caplog.records if "cannot fetch and lock" in r.getMessage()]) < len(module.TASKS):
+                assert time.monotonic() < deadline, "no failed fetch"
+                time.sleep(0.05)
+            assert (_probe(port, "/live"), _probe(port, "/ready")) == (200, 503)
+        finally:
+            stopping.set()
+            worker.join(10)
+            health.close()
+    assert not worker.is_alive()
+
+
+def _probe(port: int, path: str) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
 
 
 def test_sigterm_stops_the_process_after_its_running_task(tmp_path, cleanup, engine):
