@@ -229,9 +229,10 @@ def test_a_stop_lets_the_running_job_finish_and_a_job_past_the_grace_period_is_n
     key = store.add("check-balance", ANA, element="Task_CheckBalance")
 
     def release_later(store):
+        store.wait_for(lambda: store.jobs[key].state == "active")
+        time.sleep(0.4)  # the worker is stopping by now
         import handlers.check_balance as handler
 
-        time.sleep(0.4)  # the worker is stopping by now
         handler.RELEASE.set()
 
     _work(module, gateway, lambda: store.jobs[key].state == "active", during=release_later)
