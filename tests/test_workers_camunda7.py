@@ -25,10 +25,9 @@ from pathlib import Path
 
 import pytest
 from fake_engines import FakeCamunda7, FakeClock, JobStore
-from workers_support import REPO, import_workers, project_copy, roots_on_path, sent
+from workers_support import ANA, REPO, WORKER_ENV, import_workers, project_copy, roots_on_path, sent
 
-ENV = {"SEAMS_WORKER_NAME": "test-worker", "SEAMS_WORKERS_POLL_SECONDS": "0.1", "SEAMS_WORKERS_GRACE_SECONDS": "5"}
-ANA = {"employee": '"ana"', "leave_type": '"annual"', "days": "3"}
+ENV = WORKER_ENV
 
 
 @pytest.fixture

@@ -25,13 +25,21 @@ from pathlib import Path
 
 import pytest
 from fake_engines import FakeClock, FakeZeebeGateway, JobStore
-from workers_support import REPO, forget_project_modules, import_workers, project_copy, roots_on_path, sent
+from workers_support import (
+    ANA,
+    REPO,
+    WORKER_ENV,
+    forget_project_modules,
+    import_workers,
+    project_copy,
+    roots_on_path,
+    sent,
+)
 
 grpc = pytest.importorskip("grpc")
 pytest.importorskip("pyzeebe")
 
-ENV = {"SEAMS_WORKER_NAME": "test-worker", "SEAMS_WORKERS_POLL_SECONDS": "0.1", "SEAMS_WORKERS_GRACE_SECONDS": "5"}
-ANA = {"employee": '"ana"', "leave_type": '"annual"', "days": "3"}
+ENV = WORKER_ENV
 
 
 @pytest.fixture

@@ -48,6 +48,10 @@ def handle(inputs, bindings):
 '''
 
 PROJECT_MODULES = ("handlers", "workers_bindings", "generated")
+# the environment a worker under test runs with: a fixed name, a short long poll, a grace period
+WORKER_ENV = {"SEAMS_WORKER_NAME": "test-worker", "SEAMS_WORKERS_POLL_SECONDS": "0.1",
+              "SEAMS_WORKERS_GRACE_SECONDS": "5"}
+ANA = {"employee": '"ana"', "leave_type": '"annual"', "days": "3"}  # a job's variables, as JSON texts
 
 
 def forget_project_modules() -> None:
