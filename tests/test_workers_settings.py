@@ -130,3 +130,44 @@ def test_a_bad_workers_table_is_one_line_naming_the_key(tmp_path, table, message
     with pytest.raises(ProjectError) as raised:
         parse_config(config)
     assert str(raised.value) == f"{config}: {message}"
+
+
+def test_json_text_writes_decimals_from_their_digits_and_refuses_what_json_cannot_hold():
+    from datetime import date
+    from decimal import Decimal
+
+    from seams.generators.worker_runtime import WorkerError, json_text, read_json
+
+    value = {"a": Decimal("12.50"), "b": [Decimal("1E+2"), 0.1, 3, True, None], "c": date(2024, 1, 31), "d": "x"}
+    assert json_text(value) == '{"a": 12.50, "b": [1E+2, 0.1, 3, true, null], "c": "2024-01-31", "d": "x"}'
+    assert read_json(json_text(value))["a"] == Decimal("12.50")
+    for bad in (Decimal("NaN"), float("inf"), object()):
+        with pytest.raises(WorkerError):
+            json_text({"x": bad})
+
+
+@pytest.mark.parametrize(("retries_before", "wait"), [(5, 1000), (4, 2000), (3, 4000), (2, 6000), (1, 6000), (9, 1000)])
+def test_the_back_off_doubles_per_attempt_up_to_its_cap(retries_before, wait):
+    from seams.generators.worker_runtime import backoff_ms
+
+    assert backoff_ms({"retries": 5, "backoff_ms": 1000, "backoff_max_ms": 6000}, retries_before) == wait
+
+
+def test_health_is_live_while_every_loop_beats_and_ready_only_when_each_reached_the_engine():
+    from seams.generators.worker_runtime import Health
+
+    now = [100.0]
+    health = Health(["a", "b"], stale_s=10, clock=lambda: now[0])
+    assert (health.live(), health.ready()) == (True, False)
+    health.beat("a", True)
+    health.beat("b", True)
+    assert health.ready()
+    health.beat("b", False)
+    assert (health.live(), health.ready()) == (True, False)
+    health.beat("b", True)
+    now[0] += 11
+    health.beat("a", True)
+    assert (health.live(), health.ready()) == (False, False)  # b is stuck
+    health.beat("b", True)
+    health.stopping = True
+    assert (health.live(), health.ready()) == (True, False)

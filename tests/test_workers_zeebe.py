@@ -120,6 +120,18 @@ def test_jobs_are_activated_with_the_task_s_settings_and_completed_with_exact_de
     assert all(j["process_instance"] == 2251799813685251 and j["duration_ms"] >= 0 for j in jobs)
 
 
+def test_fractional_inputs_arrive_as_exact_decimals(tmp_path, cleanup, gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, handlers={"record_leave": (
+        "from decimal import Decimal\n\n"
+        "def handle(inputs, bindings):\n"
+        "    assert inputs['days'] == Decimal('2.10') and isinstance(inputs['days'], Decimal), inputs\n"
+        "    return {'booking_ref': str(inputs['days'])}\n")})
+    module = import_workers(root, "zeebe_workers")
+    key = gateway.store.add("record-leave", {**ANA, "days": "2.10"}, element="Task_RecordLeave")
+    _work(module, gateway, lambda: sent(gateway, "CompleteJob") or sent(gateway, "FailJob"))
+    assert sent(gateway, "CompleteJob") == [{"jobKey": key, "variables": '{"booking_ref": "2.10"}'}]
+
+
 def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp_path, cleanup, gateway):
     root = project_copy(tmp_path, "leave-c8", cleanup, settings={"check_balance": (
         'seam:retries 3 ; seam:retryBackoff "PT1S"^^xsd:duration ; seam:retryBackoffMax "PT1.5S"^^xsd:duration')},
