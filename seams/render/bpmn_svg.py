@@ -33,6 +33,7 @@ MARKS: dict[str, tuple[str, str]] = {
     "changed": ("#e65100", "#fff3e0"),
     "taken": ("#1565c0", "#e3f2fd"),
     "not-covered": ("#ad1457", "#fce4ec"),
+    "stopped": ("#b71c1c", "#ffcdd2"),
 }
 """A mark's stroke and fill colours, by name."""
 MARGIN = 20
@@ -554,7 +555,7 @@ def _edge(edge: Edge, mark: str | None, is_default: bool) -> str:
     stroke, _ = _colours(mark)
     name = mark or "ink"
     points = " ".join(f"{_n(x)},{_n(y)}" for x, y in edge.points)
-    width = 3 if mark in ("taken", "not-covered", "added", "changed", "removed") else 1.5
+    width = 3 if mark else 1.5
     if edge.kind == "messageFlow":
         style = f'stroke-dasharray="10,11" marker-start="url(#msg-start-{name})" marker-end="url(#msg-end-{name})"'
     elif edge.kind in ("association", "dataInputAssociation", "dataOutputAssociation"):

@@ -35,7 +35,7 @@ code { font-family: Menlo, Consolas, monospace; font-size: 12px; }
 p.note { color: #555; }
 """
 MARK_WORDS = {"added": "added", "removed": "removed", "changed": "changed", "taken": "taken",
-              "not-covered": "not covered"}
+              "not-covered": "not covered", "stopped": "stopped here"}
 
 
 @dataclass(frozen=True)
