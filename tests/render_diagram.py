@@ -129,6 +129,78 @@ def import_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
     return json.loads(unescape(match.group(1)))
 
 
+_GEOMETRY = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"></head><body><div id="canvas" style="width: 1600px; height: 900px"></div>
+<script>{viewer}</script>
+<script>
+const viewer = new BpmnJS({{ container: '#canvas' }});
+const diagrams = {diagrams};
+(async () => {{
+  const results = {{}};
+  for (const [name, xml] of Object.entries(diagrams)) {{
+    try {{
+      const {{ warnings }} = await viewer.importXML(xml);
+      const elements = viewer.get('elementRegistry').getAll().filter((e) => e.parent).map((e) => ({{
+        id: e.id, type: e.type, label: e.labelTarget ? e.labelTarget.id : null,
+        x: e.x, y: e.y, width: e.width, height: e.height,
+        waypoints: e.waypoints ? e.waypoints.map((p) => [p.x, p.y]) : null,
+        name: e.businessObject && e.businessObject.name !== undefined ? e.businessObject.name : null,
+        text: (() => {{
+          const gfx = viewer.get('elementRegistry').getGraphics(e);
+          const text = gfx && gfx.querySelector('text');
+          return text ? Array.from(text.querySelectorAll('tspan')).map((t) => t.textContent).join(' ') : null;
+        }})() }}));
+      results[name] = {{ warnings: warnings.map((w) => w.message), elements }};
+    }} catch (error) {{
+      results[name] = {{ error: String(error.message || error) }};
+    }}
+  }}
+  document.getElementById('canvas').remove();
+  const out = document.createElement('pre');
+  out.id = 'results';
+  out.textContent = JSON.stringify(results);
+  document.body.appendChild(out);
+}})();
+</script></body></html>
+"""
+
+
+def geometry_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
+    """Import every diagram into one bpmn-js viewer; per name, its ``warnings`` (or ``error``) and every
+    element bpmn-js drew: id, type, bounds or waypoints, the element a label belongs to, the name and the
+    text drawn. One Chromium run for all of them (tests/test_render_svg.py compares seams.render with it)."""
+    payload = json.dumps({name: data.decode("utf-8") for name, data in diagrams.items()}).replace("</", "<\\/")
+    with tempfile.TemporaryDirectory(prefix="seams-render-") as folder:
+        html = Path(folder) / "geometry.html"
+        html.write_text(_GEOMETRY.format(viewer=VIEWER.read_text(encoding="utf-8"), diagrams=payload),
+                        encoding="utf-8")
+        dom = _chromium(html, "--dump-dom")
+    match = re.search(r'<pre id="results">(.*?)</pre>', dom, re.S)
+    if match is None:
+        raise RuntimeError("bpmn-js did not finish importing the diagrams")
+    return json.loads(unescape(match.group(1)))
+
+
+def screenshot(html: Path, png: Path, size: tuple[int, int]) -> str:
+    """A screenshot of a local page at ``size``; what Chromium logged (its console included)."""
+    with tempfile.TemporaryDirectory(prefix="seams-chromium-") as profile:
+        command = [chromium() or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                   "--disable-background-networking", "--hide-scrollbars", "--no-first-run",
+                   "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+                   f"--window-size={size[0]},{size[1]}", f"--screenshot={png}", html.as_uri()]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        try:
+            _, err = process.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    if process.returncode != 0:
+        raise RuntimeError(f"chromium exited {process.returncode}")
+    return err
+
+
 def render(bpmn: bytes, png: Path) -> dict:
     """Draw ``bpmn`` into ``png``; return what the viewer's import said (``warnings`` or ``error``) and the
     ids of the elements it drew."""

@@ -47,7 +47,8 @@ EVENTS = frozenset({"startEvent", "endEvent", "intermediateCatchEvent", "interme
                     "boundaryEvent"})
 GATEWAYS = frozenset({"exclusiveGateway", "parallelGateway", "inclusiveGateway", "eventBasedGateway",
                       "complexGateway"})
-EXTERNAL_LABELS = EVENTS | GATEWAYS | {"dataObjectReference", "dataStoreReference", "dataInput", "dataOutput"}
+EXTERNAL_LABELS = EVENTS | GATEWAYS | {"dataObjectReference", "dataStoreReference", "dataInput", "dataOutput",
+                                        "group"}
 
 
 @dataclass(frozen=True)
@@ -148,13 +149,21 @@ def shape_label_bounds(shape: Shape) -> Bounds:
     return Bounds(mid_x - LABEL_SIZE[0] / 2, mid_y - LABEL_SIZE[1] / 2, *LABEL_SIZE)
 
 
+FLOW_LABEL_INDENT = 15
+
+
 def edge_label_bounds(edge: Edge) -> Bounds:
-    """A flow's label: its DI bounds, else at the middle of its waypoints (bpmn-js' getWaypointsMid)."""
+    """A flow's label: its DI bounds, else beside the middle of its waypoints, above the middle segment
+    or right of it when it is vertical (bpmn-js' getFlowLabelPosition)."""
     if edge.label is not None:
         return edge.label
     mid = len(edge.points) / 2 - 1
     first, second = edge.points[int(mid // 1)], edge.points[int(-(-(mid + 0.01) // 1))]
     x, y = first[0] + (second[0] - first[0]) / 2, first[1] + (second[1] - first[1]) / 2
+    if second[0] != first[0]:  # bpmn-js: |atan(dy / dx)| < pi / 2, true for any segment but a vertical one
+        y -= FLOW_LABEL_INDENT
+    else:
+        x += FLOW_LABEL_INDENT
     return Bounds(x - LABEL_SIZE[0] / 2, y - LABEL_SIZE[1] / 2, *LABEL_SIZE)
 
 
@@ -218,6 +227,12 @@ def _name(element: etree._Element | None) -> str:
     if etree.QName(element).localname == "textAnnotation":
         text = element.find(f"{B}text")
         return (text.text or "") if text is not None else ""
+    if etree.QName(element).localname == "group":  # a group shows its category value
+        ref = element.get("categoryValueRef")
+        for value in element.getroottree().getroot().iter(f"{B}categoryValue"):
+            if ref and value.get("id") == ref:
+                return value.get("value") or ""
+        return ""
     return element.get("name") or ""
 
 
@@ -264,12 +279,11 @@ def _shape(shape: Shape, mark: str | None) -> str:
     elif kind in ("participant", "lane"):
         body = _pool(shape, stroke, fill if mark else "none" if kind == "lane" else PAPER)
     elif kind == "dataObjectReference" or kind in ("dataInput", "dataOutput"):
-        body = _data_object(b, stroke, fill)
+        body = _hit_area(b) + _data_object(b, stroke, fill)
     elif kind == "dataStoreReference":
-        body = _data_store(b, stroke, fill)
+        body = _hit_area(b) + _data_store(b, stroke, fill)
     elif kind == "textAnnotation":
-        body = (f'<rect x="{_n(b.x)}" y="{_n(b.y)}" width="{_n(b.width)}" height="{_n(b.height)}" fill="none" '
-                f'stroke="none"/><path d="M{_n(b.x + 10)},{_n(b.y)} H{_n(b.x)} V{_n(b.y + b.height)} '
+        body = (_hit_area(b) + f'<path d="M{_n(b.x + 10)},{_n(b.y)} H{_n(b.x)} V{_n(b.y + b.height)} '
                 f'H{_n(b.x + 10)}" fill="none" stroke="{stroke}" stroke-width="1"/>'
                 + _text_lines(wrap(_name(shape.element), b.width - 10), b.x + 5, b.y + 3, 12, stroke, anchor="start"))
     elif kind == "group":
@@ -279,6 +293,12 @@ def _shape(shape: Shape, mark: str | None) -> str:
         body = (f'<rect x="{_n(b.x)}" y="{_n(b.y)}" width="{_n(b.width)}" height="{_n(b.height)}" '
                 f'fill="{fill}" stroke="{stroke}" stroke-dasharray="4,2"/>')
     return _open(kind, shape.id, mark, "bpmn-shape") + body + "</g>"
+
+
+def _hit_area(b: Bounds) -> str:
+    """An invisible rectangle of the DI bounds, first in a shape whose outline is not one (as bpmn-js' hit box)."""
+    return (f'<rect class="bounds" x="{_n(b.x)}" y="{_n(b.y)}" width="{_n(b.width)}" height="{_n(b.height)}" '
+            f'fill="none" stroke="none"/>')
 
 
 def _rect(b: Bounds, stroke: str, fill: str, width: float, *, rx: float = 10, dash: str = "") -> str:
