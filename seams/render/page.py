@@ -19,7 +19,7 @@ body { font-family: Arial, Helvetica, sans-serif; margin: 24px; color: #22242a; 
 h1 { font-size: 22px; margin: 0 0 4px 0; } h2 { font-size: 17px; margin: 28px 0 8px 0; }
 .subtitle { color: #555; margin: 0 0 16px 0; }
 .diagram { overflow-x: auto; border: 1px solid #ddd; padding: 4px; background: #fff; }
-.diagram svg { display: block; }
+.diagram svg { display: block; max-width: 100%; height: auto; }
 table { border-collapse: collapse; margin: 6px 0; font-size: 13px; }
 th, td { border: 1px solid #999; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } td.dmn-number, th.dmn-policy { text-align: center; color: #555; }

@@ -1,6 +1,6 @@
 """The review page of a pending suggestion (``seams suggest --show ID``; docs/suggest.md, "Review").
 
-ADR-0028 leaves reading the change before ``--accept`` to a person; a modeler reads BPMN as a
+Reading the change before ``--accept`` is left to a person (docs/suggest.md); a modeler reads BPMN as a
 picture, not as a diff of XML with DI coordinates. The page shows, from the stored record and its
 diffs alone (so it serves every kind of suggestion):
 
