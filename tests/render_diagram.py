@@ -99,8 +99,8 @@ const diagrams = {diagrams};
   for (const [name, xml] of Object.entries(diagrams)) {{
     try {{
       const {{ warnings }} = await viewer.importXML(xml);
-      const drawn = viewer.get('elementRegistry').getAll().map((e) => e.id);
-      results[name] = {{ warnings: warnings.map((w) => w.message), drawn }};
+      const registry = viewer.get('elementRegistry');
+      results[name] = {{ warnings: warnings.map((w) => w.message), ...({collect}) }};
     }} catch (error) {{
       results[name] = {{ error: String(error.message || error) }};
     }}
@@ -115,13 +115,25 @@ const diagrams = {diagrams};
 """
 
 
-def import_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
-    """Import every diagram into one bpmn-js viewer; per name, its ``warnings`` (or ``error``) and the
-    ids of the elements drawn. One Chromium run for all of them."""
+_DRAWN = "{ drawn: registry.getAll().map((e) => e.id) }"
+_GEOMETRY = """{ elements: registry.getAll().filter((e) => e.parent).map((e) => ({
+  id: e.id, type: e.type, label: e.labelTarget ? e.labelTarget.id : null,
+  x: e.x, y: e.y, width: e.width, height: e.height,
+  waypoints: e.waypoints ? e.waypoints.map((p) => [p.x, p.y]) : null,
+  text: (() => {
+    const text = registry.getGraphics(e) && registry.getGraphics(e).querySelector('text');
+    return text ? Array.from(text.querySelectorAll('tspan')).map((t) => t.textContent).join(' ') : null;
+  })() })) }"""
+
+
+def _import_each(diagrams: dict[str, bytes], collect: str) -> dict[str, dict]:
+    """Import every diagram into one bpmn-js viewer (one Chromium run); per name, its ``warnings`` (or
+    ``error``) and what the JavaScript expression ``collect`` reads from the ``registry`` it drew."""
     payload = json.dumps({name: data.decode("utf-8") for name, data in diagrams.items()}).replace("</", "<\\/")
     with tempfile.TemporaryDirectory(prefix="seams-render-") as folder:
         html = Path(folder) / "imports.html"
-        html.write_text(_IMPORTS.format(viewer=VIEWER.read_text(encoding="utf-8"), diagrams=payload), encoding="utf-8")
+        page = _IMPORTS.format(viewer=VIEWER.read_text(encoding="utf-8"), diagrams=payload, collect=collect)
+        html.write_text(page, encoding="utf-8")
         dom = _chromium(html, "--dump-dom")
     match = re.search(r'<pre id="results">(.*?)</pre>', dom, re.S)
     if match is None:
@@ -129,56 +141,16 @@ def import_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
     return json.loads(unescape(match.group(1)))
 
 
-_GEOMETRY = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"></head><body><div id="canvas" style="width: 1600px; height: 900px"></div>
-<script>{viewer}</script>
-<script>
-const viewer = new BpmnJS({{ container: '#canvas' }});
-const diagrams = {diagrams};
-(async () => {{
-  const results = {{}};
-  for (const [name, xml] of Object.entries(diagrams)) {{
-    try {{
-      const {{ warnings }} = await viewer.importXML(xml);
-      const elements = viewer.get('elementRegistry').getAll().filter((e) => e.parent).map((e) => ({{
-        id: e.id, type: e.type, label: e.labelTarget ? e.labelTarget.id : null,
-        x: e.x, y: e.y, width: e.width, height: e.height,
-        waypoints: e.waypoints ? e.waypoints.map((p) => [p.x, p.y]) : null,
-        name: e.businessObject && e.businessObject.name !== undefined ? e.businessObject.name : null,
-        text: (() => {{
-          const gfx = viewer.get('elementRegistry').getGraphics(e);
-          const text = gfx && gfx.querySelector('text');
-          return text ? Array.from(text.querySelectorAll('tspan')).map((t) => t.textContent).join(' ') : null;
-        }})() }}));
-      results[name] = {{ warnings: warnings.map((w) => w.message), elements }};
-    }} catch (error) {{
-      results[name] = {{ error: String(error.message || error) }};
-    }}
-  }}
-  document.getElementById('canvas').remove();
-  const out = document.createElement('pre');
-  out.id = 'results';
-  out.textContent = JSON.stringify(results);
-  document.body.appendChild(out);
-}})();
-</script></body></html>
-"""
+def import_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
+    """Per diagram, its import ``warnings`` (or ``error``) and the ids of the elements bpmn-js drew."""
+    return _import_each(diagrams, _DRAWN)
 
 
 def geometry_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
-    """Import every diagram into one bpmn-js viewer; per name, its ``warnings`` (or ``error``) and every
-    element bpmn-js drew: id, type, bounds or waypoints, the element a label belongs to, the name and the
-    text drawn. One Chromium run for all of them (tests/test_render_svg.py compares seams.render with it)."""
-    payload = json.dumps({name: data.decode("utf-8") for name, data in diagrams.items()}).replace("</", "<\\/")
-    with tempfile.TemporaryDirectory(prefix="seams-render-") as folder:
-        html = Path(folder) / "geometry.html"
-        html.write_text(_GEOMETRY.format(viewer=VIEWER.read_text(encoding="utf-8"), diagrams=payload),
-                        encoding="utf-8")
-        dom = _chromium(html, "--dump-dom")
-    match = re.search(r'<pre id="results">(.*?)</pre>', dom, re.S)
-    if match is None:
-        raise RuntimeError("bpmn-js did not finish importing the diagrams")
-    return json.loads(unescape(match.group(1)))
+    """Per diagram, its import ``warnings`` (or ``error``) and every element bpmn-js drew: id, type,
+    bounds or waypoints, the element a label belongs to and the text drawn (tests/test_render_svg.py
+    compares seams.render with it)."""
+    return _import_each(diagrams, _GEOMETRY)
 
 
 def screenshot(html: Path, png: Path, size: tuple[int, int]) -> str:

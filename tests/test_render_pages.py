@@ -9,14 +9,13 @@ installed each page is rendered headless and screenshot, with no console error o
 from __future__ import annotations
 
 import re
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
 import render_diagram
 import render_pages
 from lxml import etree
+from test_render import png_facts
 
 
 @pytest.fixture(scope="module")
@@ -86,18 +85,6 @@ def test_the_coverage_page_draws_the_gaps(pages: dict[str, Path]) -> None:
     assert drawn["Flow_Auto"] == drawn["Flow_Review"] == "taken"
 
 
-def _png_shades(path: Path) -> int:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    chunks, position = [], 8
-    while position < len(data):
-        length, kind = struct.unpack(">I4s", data[position:position + 8])
-        if kind == b"IDAT":
-            chunks.append(data[position + 8:position + 8 + length])
-        position += 12 + length
-    return len(set(zlib.decompress(b"".join(chunks))))
-
-
 @pytest.mark.skipif(render_diagram.chromium() is None, reason="chromium (installed by .ci/run)")
 def test_each_page_renders_in_chromium_without_errors(pages: dict[str, Path], tmp_path: Path) -> None:
     for name, page in pages.items():
@@ -106,5 +93,6 @@ def test_each_page_renders_in_chromium_without_errors(pages: dict[str, Path], tm
         problems = [line for line in log.splitlines() if "CONSOLE" in line or "Refused to" in line
                     or "Uncaught" in line]
         assert problems == [], (name, problems)
-        assert struct.unpack(">II", png.read_bytes()[16:24]) == render_pages.SIZES[name]
-        assert _png_shades(png) > 50, name  # a drawing, not a blank page
+        width, height, shades = png_facts(png)
+        assert (width, height) == render_pages.SIZES[name]
+        assert shades > 50, name  # a drawing, not a blank page

@@ -167,7 +167,7 @@ def apply_unified_diff(old: bytes | None, diff: bytes, *, where: str) -> bytes:
     out: list[str] = []
     position = 0
     lines = diff.decode("utf-8").splitlines(keepends=True)
-    index = 0
+    index, last = 0, ""
     while index < len(lines):
         match = _HUNK.match(lines[index])
         index += 1
@@ -180,10 +180,11 @@ def apply_unified_diff(old: bytes | None, diff: bytes, *, where: str) -> bytes:
             line = lines[index]
             index += 1
             if line.startswith("\\"):  # "\ No newline at end of file": the line before has none
-                if out and out[-1].endswith("\n"):
+                if last in (" ", "+") and out and out[-1].endswith("\n"):
                     out[-1] = out[-1][:-1]
                 continue
             tag, text = line[:1], line[1:]
+            last = tag
             if tag in (" ", "-"):
                 if position >= len(source) or source[position].rstrip("\n") != text.rstrip("\n"):
                     raise GeneratorError(f"{where}: the stored diff does not apply to the file as it is now")
@@ -214,10 +215,9 @@ def _semantic(root: etree._Element | None) -> dict[str, bytes]:
         for child in list(copy):
             if isinstance(child.tag, str) and (etree.QName(child).localname in _IGNORED or child.get("id")):
                 copy.remove(child)  # a child with an id is compared on its own
-        for node in copy.iter():
-            node.tail = node.tail.strip() if node.tail else None
-            if len(node):
-                node.text = node.text.strip() if node.text else None
+        for node in copy.iter():  # layout whitespace is no change
+            node.tail = node.tail.strip() or None if node.tail else None
+            node.text = node.text.strip() or None if node.text else None
         found[element.get("id") or ""] = etree.tostring(copy, method="c14n")
     return found
 
