@@ -191,3 +191,11 @@ def test_the_drawing_agrees_with_bpmn_js_element_by_element() -> None:
                 assert drawn[element["id"]]["bounds"] == pytest.approx(want, abs=0.5), (name, element["id"])
             compared += 1
         assert compared >= 20, name
+
+
+def test_text_cleaning_drops_exactly_what_clean_text_calls_unclean() -> None:
+    from seams.checks.clean_text import unclean
+    from seams.render.text import _UNCLEAN, clean
+
+    assert [p for p in range(0x110000) if bool(_UNCLEAN.match(chr(p))) != bool(unclean(chr(p)))] == []
+    assert clean("a\x07b\u202ec\u200bd\ne\tf") == "abcd\ne\tf"

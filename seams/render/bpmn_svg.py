@@ -99,10 +99,12 @@ def render_bpmn(source: etree._Element | etree._ElementTree, marks: Mapping[str,
            f'{_n(box.width)} {_n(box.height)}" width="{_n(box.width)}" height="{_n(box.height)}" '
            f'font-family="{FONT}">', _defs()]
     defaults = {el.get("default") for el in root.iter() if isinstance(el.tag, str) and el.get("default")}
+    gateways = {el.get("id") for el in root.iter() if isinstance(el.tag, str)
+                and etree.QName(el).localname in GATEWAYS}
     for shape in _z_order(shapes):
         out.append(_shape(shape, marks.get(shape.id)))
     for edge in edges:
-        out.append(_edge(edge, marks.get(edge.id), edge.id in defaults))
+        out.append(_edge(edge, marks.get(edge.id), edge.id in defaults, gateways))
     for shape in shapes:
         out.append(_external_label(shape, marks.get(shape.id)))
     for edge in edges:
@@ -571,7 +573,7 @@ def _defs() -> str:
     return "".join(out)
 
 
-def _edge(edge: Edge, mark: str | None, is_default: bool) -> str:
+def _edge(edge: Edge, mark: str | None, is_default: bool, gateways: set[str | None]) -> str:
     stroke, _ = _colours(mark)
     name = mark or "ink"
     points = " ".join(f"{_n(x)},{_n(y)}" for x, y in edge.points)
@@ -588,24 +590,13 @@ def _edge(edge: Edge, mark: str | None, is_default: bool) -> str:
         if is_default:
             style += f' marker-start="url(#default-{name})"'
         elif edge.element is not None and edge.element.find(f"{B}conditionExpression") is not None \
-                and not _from_gateway(edge):
+                and edge.element.get("sourceRef") not in gateways:  # a conditional flow out of an activity
             style += f' marker-start="url(#cond-{name})"'
     if mark == "removed" or mark == "not-covered":
         style += ' stroke-dasharray="8,4"' if "dasharray" not in style else ""
     return (_open(edge.kind, edge.id, mark, "bpmn-edge")
             + f'<polyline points="{points}" fill="none" stroke="{stroke}" stroke-width="{_n(width)}" '
               f'stroke-linejoin="round" {style}/></g>')
-
-
-def _from_gateway(edge: Edge) -> bool:
-    if edge.element is None:
-        return False
-    source = edge.element.get("sourceRef")
-    root = edge.element.getroottree().getroot()
-    for element in root.iter():
-        if isinstance(element.tag, str) and element.get("id") == source:
-            return etree.QName(element).localname in GATEWAYS
-    return False
 
 
 def _edge_label(edge: Edge, mark: str | None) -> str:

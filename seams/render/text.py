@@ -7,9 +7,15 @@ every text is escaped for XML/HTML where it is written, never interpolated raw.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from seams.checks.clean_text import unclean
+
+_UNCLEAN = re.compile("[" + "".join(re.escape(chr(point)) for point in [*range(0xA0), *range(0x2000, 0x2070),
+                                                                         0x061C, 0xFEFF] if unclean(chr(point))) + "]")
+"""Every character ``unclean`` names (all below U+00A0, in U+2000..U+206F, U+061C or U+FEFF; a test
+holds the two to the same set), as one character class."""
 
 MAX_TEXT = 2000
 """Most characters of one text shown; a longer name is cut (with an ellipsis), not drawn whole."""
@@ -21,7 +27,7 @@ def clean(text: str | None) -> str:
     """``text`` without unclean characters (newlines and tabs become spaces except in ``lines``)."""
     if not text:
         return ""
-    kept = "".join(char for char in text if char in "\n\t" or not unclean(char))
+    kept = _UNCLEAN.sub("", text)
     return kept if len(kept) <= MAX_TEXT else kept[:MAX_TEXT - 1] + "\u2026"
 
 
