@@ -162,3 +162,18 @@ def test_the_trig_reader_finds_subjects_only_in_subject_position() -> None:
     assert statements.line_of("https://e.org/C", "https://s.org/handler") == 12
     assert statements.line_of("https://e.org/Ghost", None) is None
     assert statements.line_of("https://e.org/Ghost2", None) is None
+
+
+def test_the_pre_commit_hook_runs_seams_check_on_model_files() -> None:
+    import re as regex
+
+    text = (Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    fields = dict(regex.findall(r"^\s*-?\s*(id|entry|language|pass_filenames|files): (.+)$", text, flags=regex.M))
+    assert (fields["id"], fields["entry"], fields["language"], fields["pass_filenames"]) == \
+        ("seams-check", "seams check", "python", "false")
+    files = regex.compile(fields["files"])
+    for path in ("model/model.trig", "model/leave.bpmn", "model/leave.dmn", "seams.toml", "sub/seams.lock",
+                 "handlers/record_leave.py", "model/submit-leave.form"):
+        assert files.search(path), path
+    for path in ("README.md", "docs/images/run-page.png", "notseams.toml"):
+        assert not files.search(path), path
