@@ -69,23 +69,26 @@ def page(bpmn: bytes) -> str:
     return _PAGE.format(styles=styles, viewer=VIEWER.read_text(encoding="utf-8"), xml=xml)
 
 
-def _chromium(html: Path, *mode: str) -> str:
+def _chromium(html: Path, *mode: str, size: tuple[int, int] = SIZE, log: bool = False) -> str:
+    """Chromium headless on a local page; its stdout, or with ``log`` what it logged (its console included)."""
     with tempfile.TemporaryDirectory(prefix="seams-chromium-") as profile:
         command = [chromium() or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
                    "--disable-background-networking", "--hide-scrollbars", "--no-first-run",
-                   f"--user-data-dir={profile}", f"--window-size={SIZE[0]},{SIZE[1]}",
+                   f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}",
+                   *(["--enable-logging=stderr", "--v=0"] if log else []),
                    "--virtual-time-budget=15000", *mode, html.as_uri()]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE if log else subprocess.DEVNULL, text=True,
                                    start_new_session=True)
         try:
-            out, _ = process.communicate(timeout=TIMEOUT)
+            out, err = process.communicate(timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise
         if process.returncode != 0:
             raise RuntimeError(f"chromium exited {process.returncode}")
-        return out
+        return err if log else out
 
 
 _IMPORTS = """<!DOCTYPE html>
@@ -155,22 +158,7 @@ def geometry_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
 
 def screenshot(html: Path, png: Path, size: tuple[int, int]) -> str:
     """A screenshot of a local page at ``size``; what Chromium logged (its console included)."""
-    with tempfile.TemporaryDirectory(prefix="seams-chromium-") as profile:
-        command = [chromium() or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                   "--disable-background-networking", "--hide-scrollbars", "--no-first-run",
-                   "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
-                   f"--window-size={size[0]},{size[1]}", f"--screenshot={png}", html.as_uri()]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
-        try:
-            _, err = process.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise
-    if process.returncode != 0:
-        raise RuntimeError(f"chromium exited {process.returncode}")
-    return err
+    return _chromium(html, f"--screenshot={png}", size=size, log=True)
 
 
 def render(bpmn: bytes, png: Path) -> dict:
