@@ -42,6 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--seams-coverage", action="store_true", default=False,
                     help="after the session, list the gateway flows and decision rules no scenario "
                          "ran, with sample values that would (docs/plugin.md)")
+    group.addoption("--seams-coverage-html", metavar="FILE", default=None,
+                    help="also write the coverage as one HTML page: each process's diagram with the "
+                         "flows taken and not taken, each decision table with its rules (implies --seams-coverage)")
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -77,11 +80,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    """``--seams-coverage``: the scenario coverage of every project whose items ran."""
-    if config.getoption("seams_coverage", False):
+    """``--seams-coverage``: the scenario coverage of every project whose items ran;
+    ``--seams-coverage-html FILE`` also draws it."""
+    html = config.getoption("seams_coverage_html", None)
+    if config.getoption("seams_coverage", False) or html:
         from pytest_seams.coverage_report import write_report
 
-        write_report(terminalreporter, config.rootpath, PROPERTY)
+        write_report(terminalreporter, config.rootpath, PROPERTY, html=Path(html) if html else None)
 
 
 @cache

@@ -158,7 +158,7 @@ async def work_job_type(stub: Any, job_type: str, task: Mapping[str, Any], setti
                         exc.details())
             try:
                 await asyncio.wait_for(stopping.wait(), timeout=5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
     if running:
         await asyncio.wait(running)

@@ -56,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep this run as a seam:scenario of the process: its start variables, what each "
                              "user task submitted, the replies, the end event, the flows and the final variables "
                              "(added through seams_edit; seams undo takes it back)")
+    parser.add_argument("--html", metavar="FILE", default=None,
+                        help="also write the run as one HTML page: the path on the diagram, each step with the "
+                             "variables after it, the decisions with the rules that matched")
     parser.add_argument("--project", metavar="DIR",
                         help="the project directory (default: the nearest seams.toml upwards)")
     parser.add_argument("--model", metavar="TRIG",
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         result = run_instance(project, model, process, given=given, user_task_data=forms,
                               replies=replies, on_step=printer.step)
         printer.flush(result.error_element)
+        if args.html is not None:
+            _write_html(Path(args.html), model, process, result, given)
     if not result.ok:
         print(f"seams run: stopped at {result.error_element or 'the start'}: {result.error}", file=sys.stderr)
     print(f"variables {variables_json(result.variables)}", flush=True)
@@ -105,6 +110,18 @@ def run(args: argparse.Namespace) -> int:
     if not problems:
         print(f"scenario {_quoted(plan.label)}: as expected", flush=True)
     return 1 if problems or not result.ok else 0
+
+
+def _write_html(path: Path, model: Any, process: Any, result: Any, given: Mapping[str, Any]) -> None:
+    """``--html FILE``: the run's page (seams.render.pages), written atomically; ``html <FILE>``."""
+    from seams.fs import atomic_write
+    from seams.render.pages import run_page
+
+    try:
+        atomic_write(path, run_page(model, process, result, given).encode("utf-8"))
+    except OSError as exc:
+        raise ProjectError(f"{path}: cannot write the run's page: {exc.strerror or exc}") from None
+    print(f"html {path}", flush=True)
 
 
 def scenario(model: Any, process: Any, label: str) -> Any:

@@ -237,7 +237,7 @@ class JsonLogFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname, "logger": record.name, "message": record.getMessage()}
         entry.update(getattr(record, "job", None) or {})
         if record.exc_info:
@@ -456,7 +456,7 @@ async def work_job_type(stub: Any, job_type: str, task: Mapping[str, Any], setti
                         exc.details())
             try:
                 await asyncio.wait_for(stopping.wait(), timeout=5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
     if running:
         await asyncio.wait(running)
