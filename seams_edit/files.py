@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from seams.errors import EditError
-from seams.fs import discard, resolve_inside, sha256_hex, temporary_beside
+from seams.fs import resolve_inside, sha256_hex
+from seams.project.writes import WriteError, write_all
 from seams_edit.journal import APPLIED, APPLYING, rename_point, sync_directory
 
 MANIFEST = "manifest.json"
@@ -86,48 +87,13 @@ def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -
 
 
 def commit(writes: list[tuple[Path, bytes | None]], *, journaled: bool = True) -> None:
-    """Give each path its new bytes (None: delete it), all or none. ``journaled`` is False for
-    a write no undo entry records (a scratch copy): the crash tests' hook counts only the others."""
-    previous = {target: read_or_none(target) for target, _ in writes}
-    temporaries: dict[Path, Path] = {}
+    """Give each path its new bytes (None: delete it), all or none, through the one
+    all-or-none writer (seams.project.writes). ``journaled`` is False for a write no undo
+    entry records (a scratch copy): the crash tests' hook counts only the others."""
     try:
-        for target, content in writes:
-            if content is not None:
-                temporaries[target] = temporary_beside(target, content)
-    except OSError as error:
-        discard(temporaries.values())
-        raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
-    done: list[Path] = []
-    try:
-        for target, content in writes:
-            if journaled:
-                rename_point()
-            if content is None:
-                target.unlink(missing_ok=True)
-            else:
-                os.replace(temporaries[target], target)
-                del temporaries[target]
-            done.append(target)
-    except OSError as error:
-        discard(temporaries.values())
-        _restore(done, previous)
-        raise EditError(f"{target}: cannot write: {error.strerror or error}; no file was changed") from error
-
-
-def _restore(done: list[Path], previous: dict[Path, bytes | None]) -> None:
-    """Put back the files a failed commit already replaced."""
-    failed: list[str] = []
-    for target in reversed(done):
-        before = previous[target]
-        try:
-            if before is None:
-                target.unlink(missing_ok=True)
-            else:
-                os.replace(temporary_beside(target, before), target)
-        except OSError:
-            failed.append(str(target))
-    if failed:
-        raise EditError(f"{failed[0]}: could not be restored after a failed write ({len(failed)} file(s))")
+        write_all(dict(writes), before_rename=rename_point if journaled else None)
+    except WriteError as error:
+        raise EditError(str(error)) from error
 
 
 def _record_undo(root: Path, undo_dir: Path, planned: list[tuple[Path, bytes, bytes | None]]) -> Path:

@@ -11,6 +11,7 @@ import pytest
 
 from seams.errors import EditError
 from seams.fs import sha256_hex as sha256
+from seams.project import writes
 from seams_edit import files
 from seams_edit.files import apply
 
@@ -118,7 +119,7 @@ def test_a_crash_between_two_replaces_leaves_the_originals(project, monkeypatch)
 
 def test_a_failure_while_preparing_writes_nothing(project, monkeypatch):
     before = snapshot(project)
-    real, calls = files.temporary_beside, []
+    real, calls = writes.temporary_beside, []
 
     def second_fails(target, content):  # the undo entry is written; the second temporary file fails
         calls.append(target)
@@ -126,7 +127,7 @@ def test_a_failure_while_preparing_writes_nothing(project, monkeypatch):
             raise OSError(122, "Disk quota exceeded")
         return real(target, content)
 
-    monkeypatch.setattr(files, "temporary_beside", second_fails)
+    monkeypatch.setattr(writes, "temporary_beside", second_fails)  # the one all-or-none writer
     changes = {Path("model/model.trig"): b"# changed\n", Path("model/claims.bpmn"): b"<changed/>\n"}
     with pytest.raises(EditError, match="model.trig: cannot write: Disk quota exceeded; no file was changed"):
         apply(project, changes, undo_dir=undo_dir(project))

@@ -12,7 +12,7 @@ error names the file and why, as one line.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from seams.errors import SeamsError
@@ -23,10 +23,15 @@ class WriteError(SeamsError):
     """A file could not be written; no file was changed (exit 1)."""
 
 
-def write_all(changes: Mapping[Path, bytes | None], *, shown=lambda path: str(path)) -> None:
+def write_all(changes: Mapping[Path, bytes | None], *, shown=lambda path: str(path),
+              before_rename: Callable[[], None] | None = None) -> None:
     """Give each path its bytes (None: delete it), every one or none.
 
-    ``shown`` turns a path into what the message prints (project-relative).
+    ``shown`` turns a path into what the message prints (project-relative);
+    ``before_rename`` is called before each file is moved into place (seams_edit's
+    journal counts its renames there, for the crash tests). This is the one
+    all-or-none writer: ``seams generate``, ``seams propose`` and seams_edit's
+    applies and undos all write through it.
     """
     previous: dict[Path, bytes | None] = {}
     temporaries: dict[Path, Path] = {}
@@ -42,10 +47,13 @@ def write_all(changes: Mapping[Path, bytes | None], *, shown=lambda path: str(pa
     done: list[Path] = []
     try:
         for target, content in changes.items():
+            if before_rename is not None:
+                before_rename()
             if content is None:
                 target.unlink(missing_ok=True)
             else:
-                os.replace(temporaries.pop(target), target)
+                os.replace(temporaries[target], target)
+                del temporaries[target]
             done.append(target)
     except OSError as error:
         discard(temporaries.values())
@@ -61,6 +69,9 @@ def _read_or_none(path: Path) -> bytes | None:
 
 
 def _restore(done: list[Path], previous: Mapping[Path, bytes | None]) -> None:
+    """Put back the files a failed write already replaced; a file that cannot be put back is
+    named (its old bytes are lost only if the disk refuses them twice)."""
+    failed: list[Path] = []
     for target in reversed(done):
         before = previous[target]
         try:
@@ -69,4 +80,6 @@ def _restore(done: list[Path], previous: Mapping[Path, bytes | None]) -> None:
             else:
                 os.replace(temporary_beside(target, before), target)
         except OSError:
-            continue  # the message already says the write failed; the next write retries
+            failed.append(target)
+    if failed:
+        raise WriteError(f"{failed[0]}: could not be restored after a failed write ({len(failed)} file(s))")
