@@ -30,6 +30,7 @@ from pathlib import Path
 
 CONFIG = json.loads(sys.argv[1])
 LINE_LIMIT = 16 << 20
+TEXT_LIMIT, PATH_LIMIT, LIST_LIMIT, NAME_LIMIT = 4000, 4096, 10000, 200  # as the judge checks them
 
 
 def drop_privileges():
@@ -144,7 +145,18 @@ def describe(exc):
     """``Type: message (file.py:line)``, the line in the innermost frame of drafted code."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != "<string>"]
     where = f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    return cut(f"{type(exc).__name__}: {exc}", 1900) + where
+
+
+def cut(text, limit=TEXT_LIMIT):
+    """``text`` within the judge's size check for it (channel.SCHEMAS)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def names(values, limit=TEXT_LIMIT):
+    """Distinct strings, each within the judge's size check, at most LIST_LIMIT of them."""
+    return [cut(v, limit) for v in dict.fromkeys(map(str, values))][:LIST_LIMIT]
 
 
 class Channel:
@@ -217,14 +229,15 @@ class Bindings:
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        answer = self._channel.ask({"op": "binding", "name": name})
+        answer = self._channel.ask({"op": "binding", "name": cut(name, NAME_LIMIT)})
         if "error" in answer:
             raise ERRORS.get(answer.get("type"), RuntimeError)(answer["error"])
         channel = self._channel
 
         def call(*args, **kwargs):
-            answer = channel.ask({"op": "call", "name": name, "args": encode(list(args)),
-                                  "kwargs": encode(dict(kwargs)) if all(type(k) is str for k in kwargs) else {}})
+            answer = channel.ask({"op": "call", "name": cut(name, NAME_LIMIT), "args": encode(list(args)),
+                                  "kwargs": encode(dict(kwargs)) if all(type(k) is str and len(k) <= NAME_LIMIT
+                                                                        for k in kwargs) else {}})
             if "error" in answer:
                 raise ERRORS.get(answer.get("type"), RuntimeError)(answer["error"])
             return decode(answer["value"])
@@ -291,7 +304,8 @@ def run_extract(request):
     sources = [str(Path(p).resolve()) for p in module.sources(Path(request["trig"]))]
     library = sorted({str(Path(e).resolve()) for m in list(sys.modules.values())
                       for e in (getattr(m, "__path__", None) or ()) if isinstance(e, str) and os.path.isabs(e)})
-    return {"op": "extracted", "view": encode(view), "reads": reads, "sources": sources, "library": library,
+    return {"op": "extracted", "view": encode(view), "reads": names(reads, PATH_LIMIT),
+            "sources": names(sources, PATH_LIMIT), "library": names(library, PATH_LIMIT),
             "output": output if isinstance(output, str) else encode(output)}
 
 
@@ -303,22 +317,22 @@ def serve(channel):
         if op == "import":
             sys.path[:0] = [p for p in request.get("path", []) if p not in sys.path]
             handle, problems = import_handler(request)
-            channel.send({"op": "imported", "problems": problems})
+            channel.send({"op": "imported", "problems": [[cut(p), cut(m)] for p, m in problems]})
         elif op == "handle":
             inputs = Inputs(decode(request["given"]), request["declared"])
             try:
                 if handle is None:
                     raise RuntimeError("no handler was imported")
                 result = handle(inputs, Bindings(channel))
-                channel.send({"op": "returned", "value": encode(result), "undeclared": inputs.undeclared})
+                channel.send({"op": "returned", "value": encode(result), "undeclared": names(inputs.undeclared)})
             except BaseException as exc:
-                channel.send({"op": "raised", "description": describe(exc), "undeclared": inputs.undeclared})
+                channel.send({"op": "raised", "description": describe(exc), "undeclared": names(inputs.undeclared)})
         elif op == "extract":
             try:
                 channel.send(run_extract(request))
             except BaseException as exc:
-                channel.send({"op": "failed", "description": f"{type(exc).__name__}: {exc}",
-                              "details": "".join(traceback.format_exception(exc, limit=-8))})
+                channel.send({"op": "failed", "description": cut(f"{type(exc).__name__}: {exc}"),
+                              "details": cut("".join(traceback.format_exception(exc, limit=-8)), 16 * TEXT_LIMIT)})
         else:
             return
 
@@ -328,7 +342,7 @@ def main():
     try:
         drop_privileges()
     except Exception as exc:
-        channel.send({"op": "refused", "description": f"the sandbox could not be entered: {describe(exc)}"})
+        channel.send({"op": "refused", "description": cut(f"the sandbox could not be entered: {describe(exc)}")})
         return
     os.chdir(CONFIG.get("cwd") or "/")
     sys.path[:0] = [p for p in CONFIG.get("path", []) if p not in sys.path]
