@@ -16,7 +16,7 @@ import pytest
 
 from seams.checks.clean_text import clean_text_problem
 from seams_runtime.handler_checks import Bindings, Inputs, example_problems
-from seams_runtime.sandbox import SandboxUnavailable, choose
+from seams_runtime.sandbox import RUN_UIDS, SANDBOX_UID, SandboxUnavailable, choose
 from seams_runtime.sandbox.channel import Executor, Opaque, decode
 
 PROBE = '''
@@ -80,8 +80,7 @@ def test_a_backend_confines_the_executor(name, tmp_path, listener):
     assert not target.exists()
     assert set(seen["env"]) <= {"PYTHONHASHSEED", "PWD", "LC_CTYPE"}
     assert b"pytest" not in seen["pid1_cmdline"].encode()  # PID 1 is the sandbox's, not the host's
-    if os.geteuid() == 0 and name == "bubblewrap":
-        assert seen["uid"] == 65534
+    assert seen["uid"] in RUN_UIDS if os.geteuid() == 0 else seen["uid"] == SANDBOX_UID
 
 
 def test_without_a_sandbox_the_judge_still_decides_from_data(tmp_path):

@@ -18,6 +18,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -27,7 +28,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from seams_runtime.sandbox import Launch, Sandbox, code_copy, current
+from seams_runtime.sandbox import Launch, Sandbox, code_copy, current, limits
 
 LINE_LIMIT = 16 << 20  # bytes of one message
 STDERR_LIMIT = 4000
@@ -159,26 +160,35 @@ class Executor:
     (``(directory, name)`` pairs copied into its code directory) and read ``read``."""
 
     def __init__(self, code: Sequence[tuple[Path, str]], *, read: Sequence[Path] = (),
-                 sandbox: Sandbox | None = None, timeout: float = 120, hash_seed: int = 0):
+                 sandbox: Sandbox | None = None, timeout: float = 120, hash_seed: int = 0,
+                 limit: dict[str, int] | None = None):
         self.sandbox = sandbox or current()
         self.calls: list[dict] = []  # every binding request, in order, as the judge answered it
-        self.code_dir = code_copy(code, self.sandbox.code_owner())
+        uid = self.sandbox.run_uid()
+        self.code_dir = code_copy(code, uid)
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
         self._stderr = tempfile.TemporaryFile()
-        config = {"path": [str(self.code_dir)], "read": [str(p) for p in read], "hash_seed": hash_seed}
+        config = {"path": [str(self.code_dir)], "read": [str(p) for p in read], "hash_seed": hash_seed,
+                  "limits": dict(limit or {})}
+        self.total_memory = limits(config)["total_memory"]
+        self._measured = 0.0
         originals = tuple((self.code_dir / name, Path(source).resolve()) for source, name in code)
         # where the executor finds the code: the originals' paths when the sandbox mounts them there
         self.code_root = (originals[0][1].parent if originals and self.sandbox.maps_originals()
                           else self.code_dir)
         self._buffer = b""
+        lifeline, self._lifeline = os.pipe()  # the executor's supervisor ends when this closes: with us
         try:
-            self.proc = self.sandbox.popen(Launch(self.code_dir, config, originals), stdin=subprocess.PIPE,
-                                           stdout=subprocess.PIPE, stderr=self._stderr)
+            self.proc = self.sandbox.popen(Launch(self.code_dir, config, originals, uid, lifeline),
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
         except OSError as exc:
             self._stderr.close()
+            os.close(self._lifeline)
             shutil.rmtree(self.code_dir, ignore_errors=True)
             raise ExecutorGone(f"the sandbox {self.sandbox.name} could not start: {exc}") from None
+        finally:
+            os.close(lifeline)
         try:
             ready = self.receive("ready", "refused")
             if ready["op"] != "ready":
@@ -206,7 +216,8 @@ class Executor:
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
                 raise ExecutorGone("the drafted code did not answer in time and was stopped")
-            ready, _, _ = select.select([fd], [], [], remaining)
+            self._watch_memory()
+            ready, _, _ = select.select([fd], [], [], min(remaining, MEMORY_WATCH))
             if not ready:
                 continue
             chunk = os.read(fd, 65536)
@@ -223,6 +234,19 @@ class Executor:
         if not valid(message, ops):
             raise ExecutorGone("the drafted code's process broke the protocol")
         return message
+
+    def _watch_memory(self) -> None:
+        """Stop the run when all its processes together hold more than ``total_memory``
+        resident (checked every MEMORY_WATCH seconds while the judge waits for an answer)."""
+        now = time.monotonic()
+        if now - self._measured < MEMORY_WATCH:
+            return
+        self._measured = now
+        used = resident(sandboxed(self.proc.pid))
+        if used > self.total_memory:
+            self.stop()
+            raise ExecutorGone(f"the drafted code held {used >> 20} MiB of memory in all its processes "
+                               f"(the limit is {self.total_memory >> 20} MiB) and was stopped")
 
     def _why_gone(self) -> str:
         try:
@@ -265,17 +289,64 @@ class Executor:
                     stream.close()
             except OSError:
                 pass
-        if self.proc.poll() is None:
-            self.proc.kill()
+        self.stop()
         self.proc.wait()
         self._stderr.close()
+        os.close(self._lifeline)
         shutil.rmtree(self.code_dir, ignore_errors=True)
+
+    def stop(self) -> None:
+        """Kill the run: every process under the sandbox's own, outermost first (the first is
+        its PID namespace's init, whose end ends every process in the namespace)."""
+        for pid in sandboxed(self.proc.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if self.proc.poll() is None:
+            self.proc.kill()
 
     def __enter__(self) -> Executor:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+MEMORY_WATCH = 0.1  # seconds between two measures of a run's memory
+
+
+def sandboxed(pid: int) -> list[int]:
+    """The processes under ``pid`` (children before grandchildren), from ``/proc``."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop(0)
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", encoding="ascii") as children:
+                    todo += [int(c) for c in children.read().split() if int(c) not in found]
+            except (OSError, ValueError):
+                continue
+        if parent != pid:
+            found.append(parent)
+    return found
+
+
+def resident(pids: Sequence[int]) -> int:
+    """Bytes resident in ``pids`` together (``/proc/<pid>/statm``)."""
+    page, total = os.sysconf("SC_PAGE_SIZE"), 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+                total += int(statm.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 class RemoteHandle:
