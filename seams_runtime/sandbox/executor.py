@@ -480,6 +480,7 @@ def supervise(worker, lifeline):
     """Stay until the worker ends (then end with its status) or the judge's lifeline closes
     (then end at once): on the namespaces backend this process is the PID namespace's init,
     and its end ends every process the drafted code started, daemons included."""
+    LIBC.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE: its /proc entries are not the worker's to read
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(number, signal.SIG_IGN)
     while True:

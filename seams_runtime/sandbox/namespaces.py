@@ -65,7 +65,7 @@ class Namespaces(Sandbox):
         new_root = tempfile.mkdtemp(prefix="root-", dir=launch.code_dir)
         seen = view(launch)
         binds = [*seen.binds, *((d, d) for d in DEVICES if os.path.exists(d))]
-        read = [path for _, path in seen.binds] + ["/proc/self", *DEVICES]
+        read = [path for _, path in seen.binds] + ["/proc", *DEVICES]  # /proc: its own PID namespace's
         config = executor_config(launch, uid=launch.uid, userns=os.geteuid() != 0, cwd="/tmp", seccomp=True,
                                  path=[os.path.dirname(original) for _, original in launch.originals]
                                  or launch.config["path"],
