@@ -21,6 +21,7 @@ from pathlib import Path
 from command_cases import check_rows, generated_inputs_row, propose_row, sandbox_row
 from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
+from sandbox_limits_case import limits_rows
 from scenario_case import scenario_row
 from scratch_case import scratch_row
 from synthetic import build_project
@@ -74,6 +75,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
                                 repeats=sizes.repeats))
         rows.append(generated_inputs_row(project(copies), handler="record_leave_0", copies=copies,
                                          repeats=sizes.repeats))
+    say("a sandboxed executor with the whole-draft limits against before them")
+    rows += limits_rows(workdir, calls=20, repeats=max(3, sizes.repeats), say=say)
     say("seams_edit and the rdflib round trip")
     trig = (project(sizes.large) / "model" / "model.trig").read_text(encoding="utf-8")
     rows.append(edit_row(trig, copies=sizes.large, repeats=max(3, sizes.repeats),
