@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,7 @@ def test_no_metadata_change_outside_its_scratch(name, tmp_path):
 JUDGE = '''
 import json, sys, time
 sys.path.insert(0, {tests!r})
+from decimal import Decimal
 from pathlib import Path
 from seams_runtime.handler_checks import Bindings, Inputs
 from seams_runtime.sandbox import choose
@@ -351,3 +353,26 @@ def test_the_limits_are_the_documented_figures(name, tmp_path):
 '''
     seen = run(name, tmp_path, body)
     assert seen == {"limits": [CPU_SECONDS, PROCESSES, MEMORY_BYTES, DISK_BYTES, OPEN_FILES], "tmp": DISK_BYTES}
+
+
+def test_ordinary_code_still_runs_inside_the_limits(name, tmp_path):
+    """The filter and the limits refuse the ways out, not ordinary work: threads, a child
+    process, files in its scratch directory, decimals and dates."""
+    body = '''
+    import subprocess, threading, tempfile, decimal
+    results = []
+    threads = [threading.Thread(target=lambda n=n: results.append(n * n)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    child = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True, text=True, timeout=60)
+    with tempfile.NamedTemporaryFile("w+", dir=".") as scratch:
+        scratch.write("kept")
+        scratch.seek(0)
+        kept = scratch.read()
+    return {"threads": sorted(results), "child": child.stdout.strip(), "scratch": kept,
+            "sum": decimal.Decimal("0.1") + decimal.Decimal("0.2")}
+'''
+    seen = run(name, tmp_path, body)
+    assert seen == {"threads": [0, 1, 4, 9], "child": "42", "scratch": "kept", "sum": Decimal("0.3")}
