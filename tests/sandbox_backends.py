@@ -5,6 +5,7 @@ tests again as an unprivileged user: .ci/run)."""
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,14 @@ def handlers(tmp_path: Path, **modules: str) -> Path:
     for name, text in modules.items():
         (package / f"{name}.py").write_text(text)
     return package
+
+
+def unix_listener(path: Path) -> socket.socket:
+    """A listening Unix socket file at ``path`` anyone may connect to (mode 0777), not blocking:
+    ``accept()`` raises BlockingIOError while nothing has reached it."""
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(path))
+    os.chmod(path, 0o777)
+    listener.listen(8)
+    listener.setblocking(False)
+    return listener

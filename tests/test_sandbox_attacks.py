@@ -12,8 +12,6 @@ and again as an unprivileged user (.ci/run).
 from __future__ import annotations
 
 import hashlib
-import os
-import socket
 import sys
 import time
 import uuid
@@ -21,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from helpers import copy_example, run_seams
-from sandbox_backends import CONFINING, backend
+from sandbox_backends import CONFINING, backend, unix_listener
 
 import seams
 from seams_runtime.sandbox import AUTO, SANDBOX_ENV, SandboxUnavailable, choose
@@ -265,12 +263,8 @@ def test_no_sandbox_is_refused_before_the_provider_unless_asked(monkeypatch):
 def test_an_accepted_draft_reaches_no_socket_and_changes_no_metadata(project, propose, tmp_path):
     """The draft main accepted as root without bubblewrap: it sent every example's inputs to a
     Unix socket outside, made a binary set-uid, the handlers 0777 and touched the model."""
-    listener = socket.socket(socket.AF_UNIX)
     address = str(tmp_path / "outside.sock")
-    listener.bind(address)
-    os.chmod(address, 0o777)
-    listener.listen(8)
-    listener.setblocking(False)
+    listener = unix_listener(tmp_path / "outside.sock")
     binary = tmp_path / "tool"
     binary.write_bytes(b"#!/bin/sh\n")
     binary.chmod(0o755)

@@ -20,7 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from sandbox_backends import CONFINING, backend, handlers
+from sandbox_backends import CONFINING, backend, handlers, unix_listener
 
 from seams_runtime.handler_checks import Bindings, Inputs
 from seams_runtime.sandbox import RUN_UIDS, SANDBOX_UID
@@ -67,15 +67,13 @@ def listeners(tmp_path):
     sockets = tmp_path / "sockets"
     sockets.mkdir()
     path = str(sockets / "listener.sock")
-    unix = socket.socket(socket.AF_UNIX)
-    unix.bind(path)
-    os.chmod(path, 0o777)
+    unix = unix_listener(sockets / "listener.sock")
     abstract = socket.socket(socket.AF_UNIX)
     abstract_name = f"\0seams-test-{uuid.uuid4().hex}"
     abstract.bind(abstract_name)
     tcp = socket.socket()
     tcp.bind(("127.0.0.1", 0))
-    for server in (unix, abstract, tcp):
+    for server in (abstract, tcp):
         server.listen(4)
         server.setblocking(False)
     yield {"dir": sockets, "path": path, "abstract": abstract_name, "port": tcp.getsockname()[1],

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import test_draft_generator
-from sandbox_backends import CONFINING, backend
+from sandbox_backends import CONFINING, backend, unix_listener
 from test_draft_generator import fake, good_answer, snapshot, write_answer
 
 import seams
@@ -150,15 +150,8 @@ def test_a_daemon_or_dropped_module_of_a_drafted_extract_does_not_last(draft, tm
 
 def test_a_drafted_extract_reaches_no_socket_changes_no_metadata_and_signals_only_itself(draft, tmp_path):
     """What main let a drafted generator's extract do as root without bubblewrap, its package written."""
-    import os
-    import socket
-
-    listener = socket.socket(socket.AF_UNIX)
     address = str(tmp_path / "outside.sock")
-    listener.bind(address)
-    os.chmod(address, 0o777)
-    listener.listen(8)
-    listener.setblocking(False)
+    listener = unix_listener(tmp_path / "outside.sock")
     model = draft.root / "model" / "model.trig"
     watched = [draft.root / "model", model, draft.root]
     before = {str(p): (p.stat().st_mode, p.stat().st_mtime_ns) for p in watched}
