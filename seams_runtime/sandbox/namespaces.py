@@ -92,10 +92,13 @@ def _probe() -> str | None:
         return "Linux only"
     if _landlock_abi() < 1:
         return "the kernel has no Landlock"
-    if shutil.which("unshare") is None:
-        return "unshare (util-linux) is not installed"
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return "unshare and mount (util-linux) are not installed"
+    # the executor mounts its own root: a namespace where mounting fails (an LSM refusing
+    # capabilities in user namespaces, say) is no sandbox
+    probe = [shutil.which("mount") or "mount", "-t", "tmpfs", "-o", "size=1m", "seams-probe", "/tmp"]
     try:
-        done = subprocess.run([*unshare_command(), "--", "true"], capture_output=True, text=True, timeout=20, env={})
+        done = subprocess.run([*unshare_command(), "--", *probe], capture_output=True, text=True, timeout=20, env={})
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"unshare did not start: {exc}"
     if done.returncode != 0:
