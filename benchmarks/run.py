@@ -21,6 +21,7 @@ from pathlib import Path
 from command_cases import check_rows, generated_inputs_row, propose_row, sandbox_row
 from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
+from sandbox_limits_case import limits_rows
 from scenario_case import scenario_row
 from scratch_case import scratch_row
 from synthetic import build_project
@@ -41,12 +42,13 @@ class Sizes:
     tree_files: int
     scratch_repeats: int
     rules: tuple[int, int]  # rules in the smaller and larger UNIQUE table
+    limits_repeats: int  # samples of each executor life in the whole-draft limits' rows
 
 
 FULL = Sizes(small=50, large=400, propose=(1, 50), repeats=5, rdflib_repeats=2,
-             tree_mb=300, tree_files=3000, scratch_repeats=15, rules=(1000, 10_000))
+             tree_mb=300, tree_files=3000, scratch_repeats=15, rules=(1000, 10_000), limits_repeats=7)
 QUICK = Sizes(small=1, large=2, propose=(1,), repeats=1, rdflib_repeats=1,
-              tree_mb=2, tree_files=40, scratch_repeats=3, rules=(8, 40))
+              tree_mb=2, tree_files=40, scratch_repeats=3, rules=(8, 40), limits_repeats=1)
 
 
 def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str, float]]]:
@@ -74,6 +76,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
                                 repeats=sizes.repeats))
         rows.append(generated_inputs_row(project(copies), handler="record_leave_0", copies=copies,
                                          repeats=sizes.repeats))
+    say("a sandboxed executor with the whole-draft limits against before them")
+    rows += limits_rows(workdir, calls=20, repeats=sizes.limits_repeats, say=say)
     say("seams_edit and the rdflib round trip")
     trig = (project(sizes.large) / "model" / "model.trig").read_text(encoding="utf-8")
     rows.append(edit_row(trig, copies=sizes.large, repeats=max(3, sizes.repeats),

@@ -90,15 +90,21 @@ class Bindings:
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        if name not in self._declared:
-            self.undeclared.append(name)
-            raise AttributeError(f"{name!r} is not a binding of this task (declared: "
-                                 f"{', '.join(self._declared) or 'none'})")
+        self.require(name)
 
         def call(*args, **kwargs):
             return copy.deepcopy(self.answer(name, list(args), dict(kwargs)))
 
         return call
+
+    def require(self, name):
+        """Nothing but a declared binding's name passes: any other is recorded in ``undeclared``
+        and raises AttributeError. A sandboxed handler's requests come through here by name,
+        as data (never as an attribute of this object), so no other attribute is reachable."""
+        if not isinstance(name, str) or name not in self._declared:
+            self.undeclared.append(str(name)[:200])
+            raise AttributeError(f"{str(name)[:200]!r} is not a binding of this task (declared: "
+                                 f"{', '.join(self._declared) or 'none'})")
 
     def answer(self, name, args, kwargs):
         """The reply to one call, or LookupError (recorded) when the example does not expect it."""

@@ -4,7 +4,9 @@ in a sandbox").
 Every test drafts a handler that, before the sandbox, got a wrong draft accepted, leaked a
 secret or changed the real project. Each runs ``seams propose`` for real (a subprocess, as
 a person runs it) with a one-file provider that answers the draft, on a copy of the example
-project. Where no sandbox works on the machine the tests skip, saying why.
+project, on each backend (``SEAMS_SANDBOX``: bubblewrap, then namespaces + Landlock); a
+backend that does not work on the machine is skipped, saying why. CI runs this module as root
+and again as an unprivileged user (.ci/run).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from pathlib import Path
 
 import pytest
 from helpers import copy_example, run_seams
+from sandbox_backends import CONFINING, backend, unix_listener
 
 import seams
-from seams_runtime.sandbox import AUTO, SandboxUnavailable, choose
+from seams_runtime.sandbox import AUTO, SANDBOX_ENV, SandboxUnavailable, choose
 
 MODULE = "handlers/record_leave.py"
 GOOD_BODY = '''
@@ -33,12 +36,10 @@ def handle(inputs, bindings):
 '''
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    try:
-        return choose(AUTO)
-    except SandboxUnavailable as exc:
-        pytest.skip(f"no sandbox on this machine: {exc}")
+@pytest.fixture(params=CONFINING)
+def sandbox(request):
+    """Each backend in turn (``SEAMS_SANDBOX`` names it), skipped where it does not work here."""
+    return backend(request.param).name
 
 
 @pytest.fixture
@@ -51,15 +52,25 @@ def snapshot(root: Path) -> dict[str, bytes]:
             if p.is_file() and ".seams" not in p.parts and "__pycache__" not in p.parts}
 
 
-def propose(root: Path, draft: str, *extra: str, env: dict[str, str] | None = None):
-    """``seams propose record_leave`` with a provider that answers ``draft``."""
-    answer = root.parent / f"answer-{uuid.uuid4().hex}.py"
-    answer.write_text(draft, encoding="utf-8")
-    provider = root.parent / "provider.py"
-    provider.write_text("import sys\nsys.stdin.read()\nsys.stdout.write(open(sys.argv[1]).read())\n")
-    done = run_seams("propose", "record_leave", "--provider", f"{sys.executable} {provider} {answer}",
-                     "--project", str(root), *extra, cwd=root.parent, env=env)
-    return done.returncode, done.stdout.splitlines(), done.stderr
+def metadata(paths) -> dict[str, tuple]:
+    return {str(p): (p.stat().st_mode, p.stat().st_uid, p.stat().st_mtime_ns) for p in paths}
+
+
+@pytest.fixture
+def propose(project, sandbox):
+    """``seams propose record_leave`` in ``project`` on ``sandbox``, with a provider that answers ``draft``."""
+
+    def run(draft: str, *extra: str, env: dict[str, str] | None = None):
+        answer = project.parent / f"answer-{uuid.uuid4().hex}.py"
+        answer.write_text(draft, encoding="utf-8")
+        provider = project.parent / "provider.py"
+        provider.write_text("import sys\nsys.stdin.read()\nsys.stdout.write(open(sys.argv[1]).read())\n")
+        done = run_seams("propose", "record_leave", "--provider", f"{sys.executable} {provider} {answer}",
+                         "--project", str(project), *extra, cwd=project.parent,
+                         env={SANDBOX_ENV: sandbox, **(env or {})})
+        return done.returncode, done.stdout.splitlines(), done.stderr
+
+    return run
 
 
 def rejected(result) -> bool:
@@ -134,28 +145,14 @@ def handle(inputs, bindings):
 
 @pytest.mark.parametrize("draft", [FORGE_RESULTS, PATCH_PYTEST_AND_SEAMS, ALWAYS_EQUAL],
                          ids=["forged-results-file", "patched-pytest-and-seams", "always-equal-value"])
-def test_a_wrong_draft_cannot_forge_its_verdict(project, draft):
+def test_a_wrong_draft_cannot_forge_its_verdict(project, propose, draft):
     before = snapshot(project)
-    result = propose(project, draft)
+    result = propose(draft)
     assert rejected(result), result
     assert snapshot(project) == before
 
 
-@pytest.mark.parametrize("draft", [FORGE_RESULTS, WRITE_REAL_PROJECT], ids=["forged-results-file", "writes"])
-def test_the_namespaces_fallback_refuses_the_same_attacks(project, draft):
-    """SEAMS_SANDBOX=namespaces: the kernel-only backend (unshare + Landlock) judges."""
-    try:
-        choose("namespaces")
-    except SandboxUnavailable as exc:
-        pytest.skip(str(exc))
-    before = snapshot(project)
-    draft = draft.replace("ROOT", repr(str(project))).replace(GOOD_BODY, WRONG_BODY)
-    result = propose(project, draft, env={"SEAMS_SANDBOX": "namespaces"})
-    assert rejected(result), result
-    assert snapshot(project) == before
-
-
-def test_a_draft_cannot_read_secrets_of_its_parents_or_the_real_project(project):
+def test_a_draft_cannot_read_secrets_of_its_parents_or_the_real_project(project, propose):
     (project / ".env").write_text("DATABASE_PASSWORD=hunter2\n")
     home_secret = project.parent / "home-secret.txt"
     home_secret.write_text("hunter3\n")
@@ -179,7 +176,7 @@ def _loot():
 def handle(inputs, bindings):
     raise RuntimeError("loot: " + _loot())
 '''
-    result = propose(project, draft, env={"FAKE_API_KEY": "sk-fake-123"})
+    result = propose(draft, env={"FAKE_API_KEY": "sk-fake-123"})
     assert rejected(result)
     text = "\n".join(result[1]) + result[2]
     assert "loot:" in text  # the draft ran and reported what it found
@@ -188,19 +185,19 @@ def handle(inputs, bindings):
 
 
 
-def test_a_draft_cannot_write_the_real_project_accepted_or_not(project):
+def test_a_draft_cannot_write_the_real_project_accepted_or_not(project, propose):
     before = snapshot(project)
-    bad = propose(project, WRITE_REAL_PROJECT.replace("ROOT", repr(str(project))).replace(GOOD_BODY, WRONG_BODY))
+    bad = propose(WRITE_REAL_PROJECT.replace("ROOT", repr(str(project))).replace(GOOD_BODY, WRONG_BODY))
     assert rejected(bad)
     assert snapshot(project) == before  # a rejected draft leaves the project byte for byte
-    code, lines, _ = propose(project, WRITE_REAL_PROJECT.replace("ROOT", repr(str(project))))
+    code, lines, _ = propose(WRITE_REAL_PROJECT.replace("ROOT", repr(str(project))))
     assert code == 0 and lines[-1] == f"wrote {MODULE}"
     after = snapshot(project)
     assert set(after) - set(before) == {MODULE} and after["model/model.trig"] == before["model/model.trig"]
     assert b'"sandbox": ' in after["seams.lock"]
 
 
-def test_a_daemon_started_by_a_draft_does_not_outlive_the_session(project):
+def test_a_daemon_started_by_a_draft_does_not_outlive_the_session(project, propose):
     draft = f'''
 import os, time
 if os.fork() == 0:
@@ -214,14 +211,14 @@ if os.fork() == 0:
         os._exit(0)
     os._exit(0)
 ''' + GOOD_BODY
-    code, lines, _ = propose(project, draft)
+    code, lines, _ = propose(draft)
     assert code == 0 and lines[-1] == f"wrote {MODULE}"
     time.sleep(3)
     digest = [line.split()[1] for line in lines if line.startswith("draft ")][0]
     assert hashlib.sha256((project / MODULE).read_bytes()).hexdigest() == digest
 
 
-def test_a_draft_cannot_drop_code_where_python_or_seams_import_from(project):
+def test_a_draft_cannot_drop_code_where_python_or_seams_import_from(project, propose):
     name = f"seams_probe_{uuid.uuid4().hex}.py"
     targets = [Path(seams.__file__).resolve().parent.parent / name, Path(sys.prefix) / name,
                Path(seams.__file__).resolve().parent / name]
@@ -233,7 +230,7 @@ for _path in {[str(t) for t in targets]!r}:
         pass
 ''' + GOOD_BODY
     try:
-        code, lines, _ = propose(project, draft)
+        code, lines, _ = propose(draft)
         assert code == 0 and lines[-1] == f"wrote {MODULE}"
         assert [t for t in targets if t.exists()] == []
     finally:
@@ -241,17 +238,17 @@ for _path in {[str(t) for t in targets]!r}:
             target.unlink(missing_ok=True)
 
 
-def test_unclean_text_is_refused_naming_line_and_code_point(project):
+def test_unclean_text_is_refused_naming_line_and_code_point(project, propose):
     before = snapshot(project)
     trojan = '    # \u202e}"fer_gnikoob"{ nruter\n    return {"booking_ref"'
     draft = GOOD_BODY.replace('    return {"booking_ref"', trojan)
-    code, lines, _ = propose(project, draft)
+    code, lines, _ = propose(draft)
     assert code == 1 and lines[-1] == (f"failed {MODULE}: line 3: U+202E RIGHT-TO-LEFT OVERRIDE is a "
                                        "bidirectional control, not allowed in accepted text")
     assert snapshot(project) == before
 
 
-def test_no_sandbox_is_refused_before_the_provider_unless_asked(project, monkeypatch):
+def test_no_sandbox_is_refused_before_the_provider_unless_asked(monkeypatch):
     from seams_cli.workflows import sandboxing
 
     def unavailable(mode):
@@ -261,3 +258,58 @@ def test_no_sandbox_is_refused_before_the_provider_unless_asked(project, monkeyp
     with pytest.raises(Exception, match="no sandbox for drafted code"):
         sandboxing.chosen_sandbox(False)
     assert sandboxing.chosen_sandbox(True).name == "none"
+
+
+def test_an_accepted_draft_reaches_no_socket_and_changes_no_metadata(project, propose, tmp_path):
+    """The draft main accepted as root without bubblewrap: it sent every example's inputs to a
+    Unix socket outside, made a binary set-uid, the handlers 0777 and touched the model."""
+    address = str(tmp_path / "outside.sock")
+    listener = unix_listener(tmp_path / "outside.sock")
+    binary = tmp_path / "tool"
+    binary.write_bytes(b"#!/bin/sh\n")
+    binary.chmod(0o755)
+    watched = [project / "handlers", project / "model" / "model.trig", binary, project]
+    before, files = metadata(watched), snapshot(project)
+    draft = f'''
+import os, socket
+def _leak(text):
+    for family, address in ((socket.AF_UNIX, {address!r}), (socket.AF_UNIX, "\\0seams-leak")):
+        try:
+            client = socket.socket(family)
+            client.connect(address)
+            client.sendall(text.encode())
+        except OSError:
+            pass
+for _path, _mode in (({str(binary)!r}, 0o4755), ({str(project / "handlers")!r}, 0o777)):
+    try:
+        os.chmod(_path, _mode)
+    except OSError:
+        pass
+try:
+    os.utime({str(project / "model" / "model.trig")!r}, (0, 0))
+except OSError:
+    pass
+''' + GOOD_BODY.replace("def handle(inputs, bindings):\n", "def handle(inputs, bindings):\n    _leak(repr(dict(inputs)))\n")
+    try:
+        code, lines, err = propose(draft)
+        assert code == 0 and lines[-1] == f"wrote {MODULE}", (lines, err)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    finally:
+        listener.close()
+    after_metadata = metadata(watched)  # seams itself wrote the module: the directories' mtimes moved
+    assert {k: v[:2] for k, v in after_metadata.items()} == {k: v[:2] for k, v in before.items()}
+    assert [after_metadata[str(p)] for p in watched[1:3]] == [before[str(p)] for p in watched[1:3]]
+    after = snapshot(project)
+    assert set(after) - set(files) == {MODULE} and all(after[k] == files[k] for k in files if k != "seams.lock")
+
+
+def test_a_draft_that_signals_its_group_fails_alone(project, propose):
+    """On main ``os.kill(0, SIGTERM)`` from the draft reached the judge (same process group)."""
+    before = snapshot(project)
+    draft = "import os, signal\nos.kill(0, signal.SIGTERM)\n" + GOOD_BODY
+    code, lines, err = propose(draft)
+    assert code == 1 and "tests passed" not in lines, (lines, err)
+    assert any(line.startswith("failed ") and "process ended (exit status 143)" in line for line in lines), lines
+    assert "Traceback" not in err
+    assert snapshot(project) == before

@@ -1,7 +1,8 @@
 """A drafted generator's ``extract`` attacking its judge, each refused (docs/plugin.md,
 "Drafted code in a sandbox"): the same attacks as a drafted handler's, through
-``seams draft-generator`` on a copy of the example project. Skipped, saying why, where no
-sandbox works on the machine.
+``seams draft-generator`` on a copy of the example project, on each backend (a backend that
+does not work on the machine is skipped, saying why). CI runs this module as root and again as
+an unprivileged user (.ci/run).
 """
 
 from __future__ import annotations
@@ -13,21 +14,21 @@ from pathlib import Path
 
 import pytest
 import test_draft_generator
+from sandbox_backends import CONFINING, backend, unix_listener
 from test_draft_generator import fake, good_answer, snapshot, write_answer
 
 import seams
-from seams_runtime.sandbox import AUTO, SandboxUnavailable, choose
+from seams_runtime.sandbox import SANDBOX_ENV
 
 GATES = ("golden", "determinism", "parses", "sources")
 draft = test_draft_generator.draft  # its fixture: seams draft-generator in-process on a copy of the example
 
 
-@pytest.fixture(autouse=True)
-def sandbox():
-    try:
-        return choose(AUTO)
-    except SandboxUnavailable as exc:
-        pytest.skip(f"no sandbox on this machine: {exc}")
+@pytest.fixture(autouse=True, params=CONFINING)
+def sandbox(request, monkeypatch):
+    """Each backend in turn (``SEAMS_SANDBOX`` names it), skipped where it does not work here."""
+    monkeypatch.setenv(SANDBOX_ENV, backend(request.param).name)
+    return request.param
 
 
 def with_attack(attack: str) -> str:
@@ -145,3 +146,39 @@ def test_a_daemon_or_dropped_module_of_a_drafted_extract_does_not_last(draft, tm
     finally:
         for target in targets:
             target.unlink(missing_ok=True)
+
+
+def test_a_drafted_extract_reaches_no_socket_changes_no_metadata_and_signals_only_itself(draft, tmp_path):
+    """What main let a drafted generator's extract do as root without bubblewrap, its package written."""
+    address = str(tmp_path / "outside.sock")
+    listener = unix_listener(tmp_path / "outside.sock")
+    model = draft.root / "model" / "model.trig"
+    watched = [draft.root / "model", model, draft.root]
+    before = {str(p): (p.stat().st_mode, p.stat().st_mtime_ns) for p in watched}
+    files = snapshot(draft.root)
+    attack = f'''    import os, socket, signal
+    try:
+        client = socket.socket(socket.AF_UNIX)
+        client.connect({address!r})
+        client.sendall(open(trig).read().encode())
+    except OSError:
+        pass
+    for path in {[str(p) for p in watched]!r}:
+        for change in (lambda: os.chmod(path, 0o777), lambda: os.utime(path, (0, 0))):
+            try:
+                change()
+            except OSError:
+                pass
+    os.kill(0, signal.SIGTERM)
+'''
+    answer = write_answer(tmp_path, extract=with_attack(attack))
+    try:
+        code, lines, err = draft("--provider", fake("answer", str(answer)))
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    finally:
+        listener.close()
+    assert code == 1 and "tests passed" not in lines, (lines, err)
+    assert "exit status 143" in "\n".join(lines + err) and "Traceback" not in "\n".join(err)
+    assert {str(p): (p.stat().st_mode, p.stat().st_mtime_ns) for p in watched} == before
+    assert snapshot(draft.root) == files and not (tmp_path / "seams-bindings").exists()

@@ -36,11 +36,26 @@ from pathlib import Path
 
 SANDBOX_ENV = "SEAMS_SANDBOX"
 AUTO, AUTO_OR_NONE, NONE = "auto", "auto-or-none", "none"
-SANDBOX_UID = 65534  # nobody: the sandboxed code never runs as the caller when the caller is root
-CPU_SECONDS = 120  # per executor process (RLIMIT_CPU)
-MEMORY_BYTES = 2 << 30  # per executor process (RLIMIT_AS)
+SANDBOX_UID = 65534  # the uid drafted code has inside its user namespace (nobody)
+RUN_UIDS = range(2_100_000_000, 2_100_000_000 + (1 << 16))  # as root: each run its own uid, mapped to nothing
+# The limits of one sandboxed run, the whole draft (docs/plugin.md, "Limits"):
+CPU_SECONDS = 120  # per process (RLIMIT_CPU)
+PROCESSES = 32  # processes and threads of the run together (RLIMIT_NPROC of its own uid or user namespace)
+MEMORY_BYTES = 1 << 30  # address space of each process (RLIMIT_AS)
+TOTAL_MEMORY = 1 << 30  # resident memory of all its processes together (the judge watches, kills above)
+DISK_BYTES = 64 << 20  # its one writable directory, /tmp: a tmpfs of this size (and of each file: RLIMIT_FSIZE)
+DISK_INODES = 2048  # files and directories in that tmpfs
+OPEN_FILES = 256  # per process (RLIMIT_NOFILE)
 HOW_TO_GET_ONE = ("install bubblewrap (apt-get install bubblewrap) or allow unprivileged user "
                   "namespaces; --no-sandbox runs drafted code without one")
+
+
+def limits(config: Mapping) -> dict[str, int]:
+    """The run's limits: the defaults above, any of them lowered by ``config["limits"]``."""
+    asked = dict(config.get("limits") or {})
+    defaults = {"cpu": CPU_SECONDS, "processes": PROCESSES, "memory": MEMORY_BYTES, "total_memory": TOTAL_MEMORY,
+                "disk": DISK_BYTES, "inodes": DISK_INODES, "files": OPEN_FILES}
+    return {name: min(int(asked.get(name, value)), value) for name, value in defaults.items()}
 
 
 class SandboxUnavailable(Exception):
@@ -56,6 +71,8 @@ class Launch:
     config: Mapping
     originals: tuple[tuple[Path, Path], ...] = ()  # (copy, original): a backend that can mounts
     # each copy read-only at its original's path, so paths in messages are the judge's paths
+    uid: int | None = None  # as root: the run's own uid (:meth:`Sandbox.run_uid`), owner of the code copy
+    lifeline: int | None = None  # the read end of a pipe the judge holds open: at its end the run ends
 
 
 class Sandbox:
@@ -78,15 +95,32 @@ class Sandbox:
         """True when the executor sees each code copy at its original's path."""
         return False
 
-    def code_owner(self) -> int | None:
-        """The uid that must own the executor's code copy (None: the caller)."""
+    def run_uid(self) -> int | None:
+        """As root, the uid one run of drafted code gets (its own: its process count and
+        signals are its own), which owns its code copy; None: the caller's, or a user namespace's."""
         return None
+
+    def start(self, launch: Launch, command: list[str], env: dict[str, str], **kwargs) -> subprocess.Popen:
+        """Start ``command`` with only the lifeline passed on, in the judge's process group
+        (so a stop of the session's group reaches it; the drafted code gets its own session)."""
+        fds = () if launch.lifeline is None else (launch.lifeline,)
+        return subprocess.Popen(command, env=env, pass_fds=fds, **kwargs)
+
+
+def own_uid() -> int:
+    """A uid from RUN_UIDS for one run as root, none other running has (best effort: random)."""
+    return RUN_UIDS[int.from_bytes(os.urandom(4), "big") % len(RUN_UIDS)]
 
 
 def python_command(code: str, config: str) -> list[str]:
     """The executor's command line: no user site, no bytecode, no current directory on
     sys.path, UTF-8. Its environment is empty but for :func:`python_env`."""
     return [sys.executable, "-s", "-B", "-P", "-X", "utf8", "-c", code, config]
+
+
+def executor_config(launch: Launch, **backend: object) -> dict:
+    """The executor's config: the judge's, the limits, the lifeline, and the backend's own."""
+    return {**launch.config, "limits": limits(launch.config), "lifeline": launch.lifeline, **backend}
 
 
 def python_env(config: Mapping) -> dict[str, str]:
@@ -115,6 +149,39 @@ def python_dirs() -> list[Path]:
         if spec is not None and spec.origin:
             dirs.add(Path(spec.origin).resolve().parent.parent)  # the sys.path entry holding the package
     return sorted(d for d in dirs if d != Path("/"))
+
+
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")
+DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+
+
+@dataclass(frozen=True)
+class View:
+    """What the executor sees of the file system, all read-only but ``/tmp``: the system's
+    links (``(target, path)``), directories and files bound at their own paths, and each
+    code copy bound at its original's path."""
+
+    links: tuple[tuple[str, str], ...]
+    binds: tuple[tuple[str, str], ...]  # (source, path in the sandbox)
+
+
+def view(launch: Launch) -> View:
+    """One view for every backend that builds its own root (bubblewrap, namespaces)."""
+    links = tuple((os.readlink(p), p) for p in SYSTEM if os.path.islink(p))
+    system = [p for p in SYSTEM if not os.path.islink(p) and os.path.isdir(p)]
+    files = [p for p in SYSTEM_FILES if os.path.exists(p)]
+    return View(links, tuple((p, p) for p in [*system, *files, *map(str, readable(launch))])
+                + tuple((str(copy), str(original)) for copy, original in launch.originals))
+
+
+def readable(launch: Launch) -> list[Path]:
+    """Directories the executor reads besides the system's: the interpreter's, seams', and
+    the model files, outermost first, none inside another (a bind inside a bind is redundant)."""
+    package_root = Path(__file__).resolve().parents[2]
+    wanted = {*python_dirs(), package_root / "seams", *(Path(p).resolve() for p in launch.config.get("read", ()))}
+    wanted = {p for p in wanted if p.exists() and not any(str(p) == s or str(p).startswith(s + "/") for s in SYSTEM)}
+    return sorted(p for p in wanted if not any(p != q and p.is_relative_to(q) for q in wanted))
 
 
 def backends() -> list[Sandbox]:

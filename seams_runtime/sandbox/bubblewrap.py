@@ -1,15 +1,17 @@
 """The bubblewrap backend (Debian package ``bubblewrap``).
 
-The executor sees a fresh root: ``/usr`` and the interpreter's directories
-and seams read-only, its code directory (a copy of what it may import) and
-the model files it may read read-only at their own paths, a fresh ``/proc``
-of its own PID namespace (no other process, so nothing it starts outlives
-it), a minimal ``/dev``, ``/tmp`` a tmpfs (the only writable place), no
-home, no network (a network namespace with only loopback), an empty
-environment. As an ordinary user bubblewrap maps the user to uid 65534 in a
-new user namespace; as root (CI, containers) it runs without one, keeps
-only the capabilities to switch user, and the executor drops to uid 65534
-with no capabilities and no new privileges before any drafted code loads.
+The executor sees a fresh root (:func:`seams_runtime.sandbox.view`): ``/usr``
+and the interpreter's directories and seams read-only, its code copies and the
+model files it may read read-only at their own paths, a fresh ``/proc`` of its
+own PID namespace (no other process, and nothing it starts outlives it), a
+minimal ``/dev``, ``/tmp`` a tmpfs of ``DISK_BYTES`` (the only writable
+place: the root and ``/dev`` are remounted read-only), no home, no network (a
+network namespace with only loopback), an empty environment. As an ordinary
+user bubblewrap maps the user to uid 65534 in a new user namespace; as root
+(CI, containers) it runs without one (a user namespace would map the sandbox
+to host root), keeps only the capabilities to switch user, and the executor
+switches to the run's own uid with no capabilities, no new privileges and its
+seccomp filter before any drafted code loads.
 """
 
 from __future__ import annotations
@@ -19,22 +21,20 @@ import os
 import shutil
 import subprocess
 from functools import cache
-from pathlib import Path
 
 from seams_runtime.sandbox import (
-    CPU_SECONDS,
-    MEMORY_BYTES,
+    DEVICES,
     SANDBOX_UID,
     Launch,
     Sandbox,
+    executor_config,
     executor_source,
+    limits,
+    own_uid,
     python_command,
-    python_dirs,
     python_env,
+    view,
 )
-
-_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf")
 
 
 class Bubblewrap(Sandbox):
@@ -46,8 +46,8 @@ class Bubblewrap(Sandbox):
     def record(self) -> str:
         return f"bubblewrap {_version()}".strip()
 
-    def code_owner(self) -> int | None:
-        return SANDBOX_UID if os.geteuid() == 0 else None
+    def run_uid(self) -> int | None:
+        return own_uid() if os.geteuid() == 0 else None
 
     def arguments(self, launch: Launch) -> list[str]:
         root = os.geteuid() == 0
@@ -57,52 +57,43 @@ class Bubblewrap(Sandbox):
             args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
         else:
             args += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
-        for path in _SYSTEM:
-            if os.path.islink(path):
-                args += ["--symlink", os.readlink(path), path]
-            elif os.path.isdir(path):
-                args += ["--ro-bind", path, path]
-        args += [arg for path in _ETC if os.path.exists(path) for arg in ("--ro-bind", path, path)]
-        args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+        size = limits(launch.config)["disk"]
+        args += ["--perms", "1777", "--size", str(size), "--tmpfs", "/tmp"]  # first: binds may lie inside
+        seen = view(launch)
+        for target, path in seen.links:
+            args += ["--symlink", target, path]
         made: set[str] = {"/", "/tmp", "/proc", "/dev"}
-        for readable in _readable(launch):
-            for parent in reversed(readable.parents):
-                if str(parent) not in made and not any(str(parent).startswith(s + "/") or str(parent) == s
-                                                       for s in _SYSTEM):
-                    made.add(str(parent))
-                    args += ["--perms", "0755", "--dir", str(parent)]
-            args += ["--ro-bind", str(readable), str(readable)]
-            made.add(str(readable))
-        for copy, original in launch.originals:
-            for parent in reversed(Path(original).parents):
-                if str(parent) not in made:
-                    made.add(str(parent))
-                    args += ["--perms", "0755", "--dir", str(parent)]
-            args += ["--ro-bind", str(copy), str(original)]
+        bound: list[str] = []
+        for source, path in seen.binds:
+            for parent in reversed(_parents(path)):
+                if parent not in made and not any(parent == b or parent.startswith(b + "/") for b in bound):
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", parent]
+            made.add(path)
+            bound.append(path)
+            args += ["--ro-bind", source, path]
+        args += ["--proc", "/proc", "--dir", "/dev"]
+        args += [arg for device in DEVICES if os.path.exists(device) for arg in ("--dev-bind", device, device)]
+        args += ["--remount-ro", "/"]
         return args + ["--chdir", "/tmp"]
 
     def maps_originals(self) -> bool:
         return True
 
     def popen(self, launch: Launch, **kwargs) -> subprocess.Popen:
-        config = {**launch.config, "uid": SANDBOX_UID if os.geteuid() == 0 else None, "cwd": "/tmp",
-                  "path": [str(Path(original).parent) for _, original in launch.originals] or launch.config["path"],
-                  "cpu": launch.config.get("cpu", CPU_SECONDS), "memory": launch.config.get("memory", MEMORY_BYTES)}
+        config = executor_config(launch, uid=launch.uid, cwd="/tmp", seccomp=True,
+                                 path=[os.path.dirname(original) for _, original in launch.originals]
+                                 or launch.config["path"])
         seed = python_env(config)["PYTHONHASHSEED"]
         command = [_bwrap() or "bwrap", *self.arguments(launch), "--setenv", "PYTHONHASHSEED", seed, "--",
                    *python_command(executor_source(), json.dumps(config))]
-        return subprocess.Popen(command, env={}, **kwargs)
+        return self.start(launch, command, {}, **kwargs)
 
 
-def _readable(launch: Launch) -> list[Path]:
-    """Directories the executor reads: the interpreter's, seams', the code copy and the
-    model files, outermost first, none inside another (a bind inside a bind is redundant)."""
-    package_root = Path(__file__).resolve().parents[2]
-    wanted = {*python_dirs(), package_root / "seams",
-              *(Path(p).resolve() for p in launch.config.get("read", ()))}
-    wanted = {p for p in wanted if p.exists() and not any(str(p) == s or str(p).startswith(s + "/")
-                                                             for s in _SYSTEM)}
-    return sorted(p for p in wanted if not any(p != q and p.is_relative_to(q) for q in wanted))
+def _parents(path: str) -> list[str]:
+    """``/a/b/c`` -> ``["/a/b", "/a"]``: the directories bubblewrap must make for a bind at ``path``."""
+    parts = path.split("/")[1:-1]
+    return ["/" + "/".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
 @cache
@@ -126,7 +117,7 @@ def _probe() -> str | None:
     if _bwrap() is None:
         return "bwrap is not installed"
     probe = [_bwrap() or "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/",
-             "--proc", "/proc", "--dev", "/dev"]
+             "--proc", "/proc", "--dev", "/dev", "--size", "1048576", "--tmpfs", "/tmp"]
     if os.geteuid() != 0:
         probe += ["--unshare-user"]
     try:

@@ -1,15 +1,19 @@
 """The fallback backend: what the kernel gives without installing anything.
 
-``unshare`` (util-linux) puts the executor in new user, PID, network, IPC,
-UTS and mount namespaces with a fresh ``/proc`` (``--mount-proc``): it sees
-no other process, nothing it starts outlives it (``--kill-child``), and it
-has only a loopback network. The file system is confined by Landlock, which
-the executor enters before drafted code loads: it may read only the
-interpreter's directories, seams, ``/usr`` and the few system files Python
-needs, its code copy and the model files it is given, and write only its
-own temporary directory. Without Landlock this backend is unavailable (the
-namespaces alone would leave every file readable), so seams refuses rather
-than pretend.
+``unshare`` (util-linux) puts the executor in new PID, network, IPC, UTS and
+mount namespaces with a fresh ``/proc`` (and, as an ordinary user, a new user
+namespace: root there is the caller, nobody else). Before any drafted code
+loads, the executor builds its root as bubblewrap would
+(:func:`seams_runtime.sandbox.view`): a tmpfs holding the system's and the
+interpreter's directories, seams, its code copies and the model files bound
+read-only at their own paths, ``/proc``, a few devices and ``/tmp`` a tmpfs of
+``DISK_BYTES``; it pivots into it and makes all of it read-only but ``/tmp``.
+Then it leaves every privilege: as root it switches to the run's own uid, as
+an ordinary user it enters a second user namespace as uid 65534; no
+capabilities, no new privileges, Landlock (it may read only what it was
+given and write only ``/tmp``) and a seccomp filter (no socket, no namespace,
+no mount). Without Landlock this backend is unavailable, so seams refuses
+rather than pretend.
 """
 
 from __future__ import annotations
@@ -21,23 +25,25 @@ import shutil
 import subprocess
 import tempfile
 from functools import cache
-from pathlib import Path
 
 from seams_runtime.sandbox import (
-    CPU_SECONDS,
-    MEMORY_BYTES,
+    DEVICES,
     Launch,
     Sandbox,
+    executor_config,
     executor_source,
+    own_uid,
     python_command,
-    python_dirs,
     python_env,
+    view,
 )
 
-_READ = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache", "/etc/localtime",
-         "/proc/self", "/dev/null", "/dev/urandom")
-_UNSHARE = ("--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts",
-            "--mount", "--mount-proc")
+_UNSHARE = ("--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts", "--mount", "--mount-proc")
+_AS_USER = ("--user", "--map-root-user")  # an ordinary user: root of a user namespace of its own
+
+
+def unshare_command() -> list[str]:
+    return [shutil.which("unshare") or "unshare", *(() if os.geteuid() == 0 else _AS_USER), *_UNSHARE]
 
 
 class Namespaces(Sandbox):
@@ -49,17 +55,25 @@ class Namespaces(Sandbox):
     def record(self) -> str:
         return f"namespaces+landlock-abi{_landlock_abi()}"
 
+    def run_uid(self) -> int | None:
+        return own_uid() if os.geteuid() == 0 else None
+
+    def maps_originals(self) -> bool:
+        return True
+
     def popen(self, launch: Launch, **kwargs) -> subprocess.Popen:
-        cwd = tempfile.mkdtemp(prefix="seams-executor-", dir=launch.code_dir)
-        package_root = Path(__file__).resolve().parents[2]
-        read = [*_READ, *map(str, python_dirs()), str(package_root / "seams"), str(launch.code_dir),
-                *map(str, launch.config.get("read", ()))]
-        config = {**launch.config, "uid": None, "cwd": cwd, "cpu": launch.config.get("cpu", CPU_SECONDS),
-                  "memory": launch.config.get("memory", MEMORY_BYTES),
-                  "landlock": {"read": read, "write": [cwd, "/dev/null"]}}
-        command = [shutil.which("unshare") or "unshare", *_UNSHARE, "--",
-                   *python_command(executor_source(), json.dumps(config))]
-        return subprocess.Popen(command, env=python_env(config), **kwargs)
+        new_root = tempfile.mkdtemp(prefix="root-", dir=launch.code_dir)
+        seen = view(launch)
+        binds = [*seen.binds, *((d, d) for d in DEVICES if os.path.exists(d))]
+        read = [path for _, path in seen.binds] + ["/proc", *DEVICES]  # /proc: its own PID namespace's
+        config = executor_config(launch, uid=launch.uid, userns=os.geteuid() != 0, cwd="/tmp", seccomp=True,
+                                 path=[os.path.dirname(original) for _, original in launch.originals]
+                                 or launch.config["path"],
+                                 root={"new": new_root, "links": seen.links, "binds": binds,
+                                       "owner": 0 if launch.uid is None else launch.uid},
+                                 landlock={"read": read, "write": ["/tmp", "/dev/null"]})
+        command = [*unshare_command(), "--", *python_command(executor_source(), json.dumps(config))]
+        return self.start(launch, command, python_env(config), **kwargs)
 
 
 @cache
@@ -78,11 +92,13 @@ def _probe() -> str | None:
         return "Linux only"
     if _landlock_abi() < 1:
         return "the kernel has no Landlock"
-    if shutil.which("unshare") is None:
-        return "unshare (util-linux) is not installed"
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return "unshare and mount (util-linux) are not installed"
+    # the executor mounts its own root: a namespace where mounting fails (an LSM refusing
+    # capabilities in user namespaces, say) is no sandbox
+    probe = [shutil.which("mount") or "mount", "-t", "tmpfs", "-o", "size=1m", "seams-probe", "/tmp"]
     try:
-        done = subprocess.run([shutil.which("unshare") or "unshare", *_UNSHARE, "--", "true"],
-                              capture_output=True, text=True, timeout=20, env={})
+        done = subprocess.run([*unshare_command(), "--", *probe], capture_output=True, text=True, timeout=20, env={})
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"unshare did not start: {exc}"
     if done.returncode != 0:
