@@ -247,11 +247,16 @@ def generated_problems(handle, reads, bindings, outputs, given, replies, signatu
                                             calls=True)))
 
 
-def show_case(given, replies):
-    """``employee='a', days=1; replies calendar='BK-0'``: a generated input, short."""
-    shown = ", ".join(f"{k}={show(v)}" for k, v in given.items())
+def show_case(given, replies, width=60):
+    """``employee='a', days=1; replies calendar='BK-0'``: a generated input, short (each value
+    at most ``width`` characters, its middle left out; the item's details show it whole)."""
+    def brief(value):
+        text = show(value)
+        return text if len(text) <= width else text[:width // 2 - 1] + "…" + text[-(width // 2):]
+
+    shown = ", ".join(f"{k}={brief(v)}" for k, v in given.items())
     if replies:
-        shown += "; replies " + ", ".join(f"{k}={show(v)}" for k, v in replies.items())
+        shown += "; replies " + ", ".join(f"{k}={brief(v)}" for k, v in replies.items())
     return shown
 
 
