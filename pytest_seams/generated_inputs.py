@@ -11,7 +11,13 @@ Each binding answers with a value generated from its declared ``seam:result``
 fields); a binding that declares no result answers with one of the replies
 the examples give it, or null when none does. The binding fakes check, as in
 an example's one-reply form, that every parameter naming a read variable is
-passed that variable's value.
+passed that variable's value. An input no form field requires is sometimes
+left out. Every value has the one Python type of its datatype
+(``seams.lang.field_values.DATATYPES``), as examples and the engine give it.
+
+What the task assumes (``seam:assumes``, conditions over its inputs and
+binding replies) holds for every generated input: a case outside is never
+tried (:func:`within_assumptions`), so a handler may rely on it (or raise).
 
 Each result must be a mapping of exactly the declared outputs, each of its
 datatype and inside its form fields, and nothing may raise: the checks are
@@ -30,11 +36,11 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, datetime, time
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from seams.lang.field_values import constraint_problems, datatype_problem
+from seams.lang.field_values import DATATYPES, constraint_problems, datatype_problem
 from seams_runtime.handler_checks import generated_problems, reply_entries, show_case
 
 if TYPE_CHECKING:
@@ -44,10 +50,6 @@ BOUND = 10**9  # numbers stay within +-BOUND when the form fields give no bound
 DECIMAL_PLACES = 4
 TEXT_SIZE = 24  # characters of a generated string with no length constraint
 DATES = (date(1900, 1, 1), date(2199, 12, 31))
-INTEGER_TYPES = {"integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
-                 "nonPositiveInteger", "negativeInteger", "unsignedLong", "unsignedInt", "unsignedShort",
-                 "unsignedByte"}
-NUMBER_TYPES = {"decimal", "double", "float"}
 
 
 class CaseFailed(Exception):
@@ -66,21 +68,26 @@ def contract_on_generated_inputs(handle: Any, spec: Any) -> tuple[list[tuple[str
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis.errors import HypothesisException
 
+    from seams.errors import ExpressionError
     from seams_runtime.sandbox.channel import ExecutorGone
 
+    try:
+        cases = case_strategy(spec)
+    except ExpressionError as exc:  # seams check reports it too
+        return [("seam:assumes", str(exc))], ""
     gone: list[CaseFailed] = []  # the executor ended: no later call may wait on it again
 
     @settings(max_examples=spec.generated_cases, derandomize=True, database=None, deadline=None,
               phases=(Phase.explicit, Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
               verbosity=Verbosity.quiet, print_blob=False, report_multiple_bugs=False)
-    @given(case_strategy(spec))
+    @given(cases)
     def run(case: tuple[dict, dict]) -> None:
         if gone:
             raise gone[0]
         given_values, replies = case
         try:
             problems = generated_problems(handle, spec.reads, spec.bindings, spec.outputs, given_values, replies,
-                                          spec.signatures)
+                                          spec.signatures, spec.datatypes(), spec.raises)
         except ExecutorGone as exc:
             gone.append(CaseFailed(given_values, replies, [("seam:handler", f"generated input "
                                                             f"({show_case(given_values, replies)}): {exc}")]))
@@ -96,8 +103,9 @@ def contract_on_generated_inputs(handle: Any, spec: Any) -> tuple[list[tuple[str
         return failed.problems, detail(spec, failed)
     except HypothesisException as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        within = f" within seam:assumes ({'; '.join(spec.assumes)})" if spec.assumes else ""
         return [("seam:reads", f"no input could be generated from the form fields of the inputs "
-                               f"{', '.join(spec.inputs) or '(none)'}: {first}")], ""
+                               f"{', '.join(spec.inputs) or '(none)'}{within}: {first}")], ""
     return [], ""
 
 
@@ -150,13 +158,81 @@ def detail(spec: Any, failed: CaseFailed) -> str:
 
 
 def case_strategy(spec: Any) -> SearchStrategy:
-    """(given, replies): every read input, and a reply for every binding the task uses."""
+    """(given, replies): every read input (an optional one sometimes left out), and a reply for
+    every binding the task uses; only cases within the task's assumptions."""
     from hypothesis import strategies as st
 
-    given = st.fixed_dictionaries({name: value_strategy(datatype, rules)
-                                   for name, (datatype, rules) in spec.inputs.items() if name in spec.reads})
+    read = {name: value_strategy(datatype, rules)
+            for name, (datatype, rules) in spec.inputs.items() if name in spec.reads}
+    optional = set(getattr(spec, "optional", ()))
+    given = st.fixed_dictionaries({n: s for n, s in read.items() if n not in optional},
+                                  optional={n: s for n, s in read.items() if n in optional})
     replies = st.fixed_dictionaries({name: reply_strategy(spec, name) for name in spec.bindings})
-    return st.tuples(given, replies)
+    cases = st.tuples(given, replies)
+    holds = within_assumptions(spec)
+    return cases if holds is None else cases.map(holds.repair).filter(holds)
+
+
+class Assumptions:
+    """The task's ``seam:assumes`` as a predicate on a case (given, replies), with a repair that
+    brings a drawn case inside where that is a swap: ``a <= b`` drawn the wrong way round is
+    tried as ``b <= a``'s values exchanged, so a filter seldom has to throw a case away."""
+
+    def __init__(self, spec: Any):
+        from seams.lang.condition import parse_condition
+
+        self.conditions = [parse_condition(text, where=f"{spec.subject} seam:assumes") for text in spec.assumes]
+
+    @staticmethod
+    def env(case: tuple[dict, dict]) -> dict:
+        given, replies = case
+        return {**replies, **given}
+
+    def holds_in(self, env: dict) -> bool:
+        from seams.errors import ExpressionError
+
+        for condition in self.conditions:
+            if not condition.names <= set(env):
+                continue  # an optional input left out: the assumption says nothing of this case
+            try:
+                if not condition.evaluate(env):
+                    return False
+            except ExpressionError:
+                return False
+        return True
+
+    def __call__(self, case: tuple[dict, dict]) -> bool:
+        return self.holds_in(self.env(case))
+
+    def repair(self, case: tuple[dict, dict]) -> tuple[dict, dict]:
+        """The case, or the case with the two operands of a broken two-variable comparison exchanged
+        when that makes every assumption hold (the values stay ones the model allows when both
+        variables share a type, which the filter after this checks anyway)."""
+        if self(case):
+            return case
+        from seams.lang.condition_tree import Compare, Var
+
+        given, replies = dict(case[0]), dict(case[1])
+        for condition in self.conditions:
+            for node in [condition.tree] if isinstance(condition.tree, Compare) else []:
+                names = [o.name for o in node.operands if isinstance(o, Var)]
+                if len(names) != 2 or len(node.operands) != 2:
+                    continue
+                a, b = names
+                where_a = given if a in given else replies if a in replies else None
+                where_b = given if b in given else replies if b in replies else None
+                if where_a is None or where_b is None:
+                    continue
+                where_a[a], where_b[b] = where_b[b], where_a[a]
+                if self((given, replies)):
+                    return given, replies
+                where_a[a], where_b[b] = where_b[b], where_a[a]
+        return case
+
+
+def within_assumptions(spec: Any) -> Assumptions | None:
+    """The predicate of the task's assumptions, or None when it states none."""
+    return Assumptions(spec) if getattr(spec, "assumes", ()) else None
 
 
 def reply_strategy(spec: Any, binding: str) -> SearchStrategy:
@@ -202,12 +278,13 @@ def value_strategy(datatype: str | None, rules: tuple[dict, ...]) -> SearchStrat
 def _base(datatype: str | None, rules: tuple[dict, ...]) -> SearchStrategy:
     from hypothesis import strategies as st
 
-    if datatype in INTEGER_TYPES:
+    python = DATATYPES.get(datatype or "", {}).get("python")
+    if python == "int":
         low, high = _bounds(rules, Decimal(-BOUND), Decimal(BOUND))
         low_int, high_int = int(low.to_integral_value(rounding="ROUND_CEILING")), int(
             high.to_integral_value(rounding="ROUND_FLOOR"))
         return st.integers(low_int, high_int) if low_int <= high_int else st.nothing()
-    if datatype in NUMBER_TYPES:
+    if python == "Decimal":
         low, high = _bounds(rules, Decimal(-BOUND), Decimal(BOUND))
         if low > high:
             return st.nothing()
@@ -215,15 +292,11 @@ def _base(datatype: str | None, rules: tuple[dict, ...]) -> SearchStrategy:
             return st.decimals(low, high, places=DECIMAL_PLACES, allow_nan=False, allow_infinity=False)
         except Exception:  # bounds finer than the places: any finite decimal between them
             return st.decimals(low, high, allow_nan=False, allow_infinity=False)
-    if datatype == "boolean":
+    if python == "bool":
         return st.booleans()
-    if datatype == "date":
+    if python == "date":
         first, last = _date_bounds(rules)
         return st.dates(first, last) if first <= last else st.nothing()
-    if datatype == "dateTime":
-        return st.datetimes(datetime(1900, 1, 1), datetime(2199, 12, 31)).map(lambda d: d.isoformat())
-    if datatype == "time":
-        return st.times(time(0, 0), time(23, 59, 59)).map(lambda t: t.isoformat())
     patterns = [rule["pattern"] for rule in rules if "pattern" in rule]
     low_size = max([int(rule["minLength"]) for rule in rules if "minLength" in rule], default=0)
     sizes = [int(rule["maxLength"]) for rule in rules if "maxLength" in rule]

@@ -3,6 +3,15 @@ assumptions, declared BPMN errors, the contract stated in the prompt, and a boun
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import edit
+
+from seams_cli.main import main
 from seams_cli.verdicts import REASON_LIMIT, keep_reason
 from seams_runtime.handler_checks import show_case
 
@@ -32,3 +41,116 @@ def test_a_short_reason_is_kept_as_it_is_and_a_huge_message_keeps_its_start_and_
 def test_show_case_shortens_each_value_in_the_middle():
     shown = show_case({"note": "a" * 200}, {})
     assert shown.startswith("note='aaa") and shown.endswith("aaa'") and "…" in shown and len(shown) < 80
+
+
+# ---------------------------------------------------------------- the incident project (done-when)
+
+INCIDENT = Path(__file__).parent / "fixtures" / "incident"
+PROVIDER = Path(__file__).parent / "fixtures" / "providers" / "incident.py"
+ASSUMES = '        seam:assumes "incident_date <= clock" ;\n'
+ITEM = "seams.toml::days_since::"
+
+
+def incident(tmp_path: Path) -> Path:
+    root = tmp_path / "incident"
+    shutil.copytree(INCIDENT, root, ignore=shutil.ignore_patterns("__pycache__", ".seams"))
+    return root
+
+
+def answer(mode: str) -> str:
+    return shlex.join([sys.executable, str(PROVIDER), mode])
+
+
+@pytest.fixture
+def propose(capsys, monkeypatch):
+    monkeypatch.delenv("SEAMS_MODEL", raising=False)
+
+    def run(root: Path, mode: str, *extra: str) -> tuple[int, list[str]]:
+        code = main(["propose", "days_since", "--provider", answer(mode), "--project", str(root), "--no-sandbox",
+                     *extra])
+        return code, capsys.readouterr().out.splitlines()
+
+    return run
+
+
+@pytest.mark.parametrize("mode", ["correct", "blind-raises"])
+def test_a_correct_handler_and_a_blind_one_that_raises_on_an_impossible_input_are_accepted(tmp_path, propose,
+                                                                                            mode):
+    root = incident(tmp_path)
+    code, lines = propose(root, mode)
+    assert (code, lines[-2:]) == (0, ["tests passed", "wrote handlers/days_since.py"]), lines
+
+
+def test_without_the_assumption_the_blind_answer_is_refused_with_the_reason_whole(tmp_path, propose):
+    root = incident(tmp_path)
+    edit(root / "model" / "model.trig", ASSUMES, "")
+    code, lines = propose(root, "blind-raises")
+    assert code == 1
+    contract = next(line for line in lines if line.startswith(f"failed {ITEM}contract: "))
+    assert "handle raised ValueError: incident date " in contract and contract.endswith("(days_since.py:8)")
+
+
+def test_a_handler_is_given_one_type_per_datatype_in_examples_and_generated_inputs(tmp_path, propose):
+    root = incident(tmp_path)
+    code, lines = propose(root, "strings")  # takes the example's "2024-03-05" for what it is in JSON
+    assert code == 1
+    assert f"failed {ITEM}example[the same day]: example 'the same day': handle raised TypeError: " \
+           "fromisoformat: argument must be str (days_since.py:5)" in lines, lines
+
+
+def test_a_declared_bpmn_error_passes_the_contract_and_an_undeclared_one_fails_it(tmp_path, propose):
+    root = incident(tmp_path)
+    trig = root / "model" / "model.trig"
+    edit(trig, ASSUMES, "")
+    code, lines = propose(root, "bpmn-error")
+    assert code == 1
+    assert any("handle raised BPMN error 'INCIDENT_IN_FUTURE' (" in line and "which the task does not declare "
+               "(seam:raises: none)" in line for line in lines), lines
+    edit(trig, "        seam:uses ex:Clock ;\n", '        seam:uses ex:Clock ;\n        seam:raises "INCIDENT_IN_FUTURE" ;\n')
+    code, lines = propose(root, "bpmn-error")
+    assert (code, lines[-1]) == (0, "wrote handlers/days_since.py"), lines
+    code, lines = propose(root, "blind-raises", "--force")  # a ValueError is no declared error
+    assert code == 1 and any("handle raised ValueError" in line for line in lines), lines
+
+
+def test_an_example_may_expect_a_declared_error(tmp_path, propose):
+    root = incident(tmp_path)
+    trig = root / "model" / "model.trig"
+    edit(trig, ASSUMES, '        seam:raises "INCIDENT_IN_FUTURE" ;\n')
+    edit(trig, '''            rdfs:label "the same day" ;''', '''            rdfs:label "an incident tomorrow" ;
+            seam:given "{\\"incident_date\\": \\"2024-03-06\\"}"^^rdf:JSON ;
+            seam:replies "{\\"clock\\": \\"2024-03-05\\"}"^^rdf:JSON ;
+            seam:expect "{}"^^rdf:JSON ;
+            seam:expectError "INCIDENT_IN_FUTURE"
+        ], [
+            rdfs:label "the same day" ;''')
+    code, lines = propose(root, "bpmn-error")
+    assert (code, lines[-1]) == (0, "wrote handlers/days_since.py"), lines
+    code, lines = propose(root, "correct", "--force")
+    assert code == 1
+    assert (f"failed {ITEM}example[an incident tomorrow]: example 'an incident tomorrow': handle returned, "
+            "expected BPMN error 'INCIDENT_IN_FUTURE'") in lines, lines
+
+
+def test_seams_check_holds_the_examples_to_the_assumptions_and_declared_errors(tmp_path, capsys):
+    root = incident(tmp_path)
+    trig = root / "model" / "model.trig"
+    edit(trig, '"{\\"incident_date\\": \\"2024-02-24\\", \\"note\\": \\"forklift\\"}"',
+         '"{\\"incident_date\\": \\"2024-04-24\\", \\"note\\": \\"forklift\\"}"')
+    edit(trig, ASSUMES, ASSUMES + '        seam:assumes "incident_date <= tomorrow" ;\n')
+    edit(trig, '            seam:heldOut true ;\n', '            seam:heldOut true ;\n'
+               '            seam:expectError "LATE" ;\n')
+    assert main(["check", "--project", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert ("seam:assumes: \"ten days later\": seam:assumes 'incident_date <= clock' does not hold "
+            "(clock=2024-03-05, incident_date=2024-04-24)") in out, out
+    assert "seam:assumes 'incident_date <= tomorrow' names tomorrow, which is neither an input" in out, out
+    assert "seam:expectError 'LATE' is not one of the task's seam:raises (none)" in out, out
+
+
+def test_the_stub_states_the_types_the_optional_inputs_and_the_assumptions(tmp_path):
+    stub = (INCIDENT / "generated" / "stubs" / "days_since.py").read_text(encoding="utf-8")
+    assert "    incident_date: date\n    note: NotRequired[str]\n" in stub
+    assert "    def clock(self) -> date:" in stub
+    assert "Assumes (seam:assumes; inputs and replies outside these are never given):\n" \
+           "        incident_date <= clock" in stub

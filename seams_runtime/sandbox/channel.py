@@ -51,9 +51,10 @@ class Opaque:
 class RemoteError(Exception):
     """What ``handle`` raised in the executor, already described there."""
 
-    def __init__(self, description: str):
+    def __init__(self, description: str, error_code: str | None = None):
         super().__init__(description)
         self.seams_description = description
+        self.error_code = error_code  # the BPMN error code it carried, if any
 
 
 def decode(value: Any, depth: int = 0) -> Any:
@@ -256,7 +257,9 @@ class RemoteHandle:
                 if isinstance(undeclared, list):
                     inputs.undeclared.extend(str(name) for name in undeclared)
                 if op == "raised":
-                    raise RemoteError(str(message.get("description"))[:2000])
+                    code = message.get("error_code")
+                    raise RemoteError(str(message.get("description"))[:2000],
+                                      code[:200] if isinstance(code, str) and code else None)
                 return decode(message.get("value"))
             if op in ("binding", "call"):
                 executor.send(self._answer(op, message, bindings))

@@ -312,7 +312,9 @@ def serve(channel):
                 result = handle(inputs, Bindings(channel))
                 channel.send({"op": "returned", "value": encode(result), "undeclared": inputs.undeclared})
             except BaseException as exc:
-                channel.send({"op": "raised", "description": describe(exc), "undeclared": inputs.undeclared})
+                code = getattr(exc, "error_code", None)  # a BPMN error (docs/model.md, "Declared errors")
+                channel.send({"op": "raised", "description": describe(exc), "undeclared": inputs.undeclared,
+                              "error_code": code if isinstance(code, str) and code else None})
         elif op == "extract":
             try:
                 channel.send(run_extract(request))
