@@ -247,7 +247,7 @@ def reply_strategy(spec: Any, binding: str) -> SearchStrategy:
     seen: list = []
     for example in spec.examples:
         replies = example.data[2]
-        if example.problem is None and binding in replies:
+        if example.problem is None and not example.held_out and binding in replies:  # never a held-out value
             entries = reply_entries(replies[binding])
             seen += [e["reply"] for e in entries] if entries is not None else [replies[binding]]
     unique = list({repr(v): v for v in seen}.values())
@@ -353,3 +353,98 @@ def _tightest(rules: tuple[dict, ...], low: Any, high: Any, parse: Callable[[Any
             if bound is not None:
                 high = min(high, bound)
     return low, high
+
+
+# ---------------------------------------------------------------- the contract, in words
+
+
+def contract_text(spec: Any) -> str:
+    """What the contract item calls ``handle`` with and what it accepts, in words, for the
+    propose prompt (docs/propose.md): the ranges come from the very strategies above, so the
+    prompt says exactly what is generated. Held-out examples add nothing to it."""
+    lines = [f"Inputs: handle(inputs, bindings) is called with each example (its JSON values converted to "
+             f"these types) and with {spec.generated_cases} generated inputs (a fixed seed; a failing one is "
+             "shrunk). Each input is given as exactly the Python type shown:"]
+    optional = set(getattr(spec, "optional", ()))
+    for name, (datatype, rules) in spec.inputs.items():
+        if name not in spec.reads:
+            continue
+        missing = f"; may be missing (use inputs.get({name!r}))" if name in optional else ""
+        lines.append(f"- inputs[{name!r}]: {_typed(datatype)}{missing}; generated: {value_range(datatype, rules)}")
+    if spec.bindings:
+        undeclared = any(binding not in spec.results for binding in spec.bindings)
+        lines.append("Replies: on a generated input each binding answers a value of its declared result "
+                     "(seam:result)" + ("; a binding that declares none answers one of the replies the shown "
+                                        "examples give it, or None" if undeclared else "") + ":")
+        for binding in spec.bindings:
+            lines.append(f"- bindings.{binding}(...): {_reply_range(spec, binding)}")
+    if getattr(spec, "assumes", ()):
+        lines.append("Assumed: every example and every generated input satisfies each of these conditions "
+                     "(seams' condition language: the names are inputs and binding replies); an input outside "
+                     "them is never given, so handle may rely on them:")
+        lines += [f"- {text}" for text in spec.assumes]
+    lines.append("Outputs: handle returns a dict of exactly these names, each of its type and inside its "
+                 "constraints (xsd:decimal may be an int or a Decimal):")
+    for name, (datatype, rules) in spec.outputs.items():
+        lines.append(f"- {name}: {_typed(datatype)}; allowed: {value_range(datatype, rules, output=True)}")
+    raises = getattr(spec, "raises", ())
+    if raises:
+        lines.append("Declared BPMN errors: instead of returning, handle may raise an exception whose "
+                     "error_code attribute is one of " + ", ".join(map(repr, raises)) + " (for example a "
+                     "class BpmnError(Exception) of its own that sets self.error_code); the process routes it "
+                     "to its error boundary event.")
+    else:
+        lines.append("Declared BPMN errors: none; handle must return on every input.")
+    lines.append("Any other exception, a missing or extra output, or an output outside its constraints fails.")
+    return "\n".join(lines)
+
+
+def _typed(datatype: str | None) -> str:
+    python = DATATYPES.get(datatype or "", {}).get("python")
+    shown = {"Decimal": "decimal.Decimal", "date": "datetime.date"}.get(python or "", python or "any value")
+    return f"{shown} (xsd:{datatype})" if datatype else shown
+
+
+def _reply_range(spec: Any, binding: str) -> str:
+    result = spec.results.get(binding)
+    if result is None:
+        return "no declared result: one of the shown examples' replies, or None"
+    if result[0] == "object":
+        fields = "; ".join(f"{name}: {_typed(datatype)}, {value_range(datatype, rules)}"
+                           for name, datatype, rules in result[1])
+        return f"a dict of {fields}"
+    return f"{_typed(result[1])}; generated: {value_range(result[1], result[2])}"
+
+
+def value_range(datatype: str | None, rules: tuple[dict, ...], output: bool = False) -> str:
+    """The values :func:`value_strategy` draws (or, for an output, the values allowed), in words."""
+    for rule in rules:
+        if "in" in rule:
+            return "one of " + ", ".join(repr(v) if isinstance(v, str) else str(v) for v in rule["in"])
+    python = DATATYPES.get(datatype or "", {}).get("python")
+    strict = [f"{'>' if k == 'minExclusive' else '<'} {rule[k]}" for rule in rules
+              for k in ("minExclusive", "maxExclusive") if k in rule]
+    extra = f" ({', '.join(strict)})" if strict else ""
+    if python in ("int", "Decimal"):
+        low, high = _bounds(rules, Decimal(-BOUND), Decimal(BOUND))
+        if output:
+            low_text = f">= {low}" if low != -BOUND else ""
+            high_text = f"<= {high}" if high != BOUND else ""
+            return " and ".join(t for t in (low_text, high_text) if t) + extra or "any" + extra
+        kind = "a whole number" if python == "int" else f"a decimal with up to {DECIMAL_PLACES} places"
+        return f"{kind} from {low} to {high}{extra}"
+    if python == "bool":
+        return "True or False"
+    if python == "date":
+        first, last = _date_bounds(rules)
+        return f"any date from {first} to {last}{extra}"
+    patterns = [rule["pattern"] for rule in rules if "pattern" in rule]
+    low_size = max([int(rule["minLength"]) for rule in rules if "minLength" in rule], default=0)
+    sizes = [int(rule["maxLength"]) for rule in rules if "maxLength" in rule]
+    if patterns:
+        return f"text matching the regular expression {patterns[0]!r}"
+    if output:
+        return f"text of {low_size} to {min(sizes)} characters" if sizes else "any text"
+    high_size = min(sizes) if sizes else max(low_size, 0) + TEXT_SIZE
+    return (f"text of {low_size} to {high_size} characters (letters, digits, punctuation, white space, "
+            "a few non-ASCII letters and symbols)")

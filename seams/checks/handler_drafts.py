@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rdflib import URIRef
 
@@ -32,12 +32,16 @@ BY_HAND = "hand"
 
 
 def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
-                 sha256: str, llm_model: str | None = None, sandbox: str | None = None) -> dict[str, str]:
+                 sha256: str, llm_model: str | None = None, sandbox: str | None = None,
+                 attempt: int = 1) -> dict[str, Any]:
     """One lock record (docs/propose.md); ``model`` only when an LLM model was named, so locks
     written before the amendment keep their bytes; ``sandbox`` names the sandbox that
-    judged the draft (``none`` for ``--no-sandbox``; absent in older locks)."""
-    record = {"task": task, "module": module, "context_hash": context_hash, "template": template,
-              "provider": provider, "sha256": sha256}
+    judged the draft (``none`` for ``--no-sandbox``; absent in older locks); ``try`` the
+    try of ``seams propose --tries`` that was accepted, only when it was not the first."""
+    record: dict[str, Any] = {"task": task, "module": module, "context_hash": context_hash, "template": template,
+                              "provider": provider, "sha256": sha256}
+    if attempt > 1:
+        record["try"] = attempt
     if llm_model:
         record["model"] = llm_model
     if sandbox:
