@@ -53,7 +53,7 @@ BINDINGS = {bindings}
 OUTPUTS = {outputs}
 # binding -> its declared parameters in call order: (name, the input whose value it must be passed, or None)
 SIGNATURES = {signatures}
-# the one datatype table: "python" is the type a handler is given for each datatype
+# the one datatype table (its "python" column): the type a handler is given for each datatype
 DATATYPES = {datatypes}
 # what inputs and replies are converted by before handle sees them (handler_values): one type per datatype
 TYPES = {types}
@@ -84,7 +84,7 @@ def acceptance_source(project: Project, model: Model, task: Any) -> str:
         module_file=spec.module_file, reads=_literal(spec.reads), bindings=_literal(spec.bindings),
         outputs=_block(spec.outputs), examples=_block(spec.runnable_examples()),
         signatures=_block(spec.signatures), inputs=_block(spec.inputs), cases=spec.generated_cases,
-        datatypes=_block(DATATYPES), types=_literal(spec.datatypes()), raises=_literal(spec.raises),
+        datatypes=_block(_python_types()), types=_literal(spec.datatypes()), raises=_literal(spec.raises),
         optional=_literal(spec.optional), assumes=_literal(spec.assumes))
     runtime = "\n\n\n".join(inspect.getsource(part).rstrip() for part in RUNTIME)
     functions: list[str] = []
@@ -95,6 +95,11 @@ def acceptance_source(project: Project, model: Model, task: Any) -> str:
         functions.append(function)
     tests = "\n\n".join(item_source(spec, name, f) for name, f in zip(spec.item_names(), functions))
     return f"{header}\n\n{runtime}\n\n\n{tests}"
+
+
+def _python_types() -> dict[str, dict[str, str]]:
+    """The column of the one datatype table the rendered checks read (``handler_value``)."""
+    return {name: {"python": row["python"]} for name, row in DATATYPES.items()}
 
 
 def item_source(spec: TaskSpec, item: str, function: str | None = None) -> str:

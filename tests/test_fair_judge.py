@@ -3,6 +3,7 @@ assumptions, declared BPMN errors, the contract stated in the prompt, and a boun
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
@@ -154,3 +155,100 @@ def test_the_stub_states_the_types_the_optional_inputs_and_the_assumptions(tmp_p
     assert "    def clock(self) -> date:" in stub
     assert "Assumes (seam:assumes; inputs and replies outside these are never given):\n" \
            "        incident_date <= clock" in stub
+
+
+# ---------------------------------------------------------------- the prompt and a second try
+
+
+def test_the_prompt_states_the_contract_it_is_judged_by(tmp_path, propose, monkeypatch):
+    root = incident(tmp_path)
+    log = tmp_path / "prompts.log"
+    monkeypatch.setenv("FAKE_PROVIDER_LOG", str(log))
+    saved = tmp_path / "prompt.txt"
+    saver = tmp_path / "save.py"
+    saver.write_text("import sys\nopen(sys.argv[1], 'w').write(sys.stdin.read())\n"
+                     f"print(open({str(PROVIDER)!r}).read().split(\"CORRECT = '''\")[1].split(\"'''\")[0])\n")
+    code = main(["propose", "days_since", "--provider", shlex.join([sys.executable, str(saver), str(saved)]),
+                 "--project", str(root), "--no-sandbox"])
+    assert code == 0
+    prompt = saved.read_text(encoding="utf-8")
+    assert prompt.startswith("seams prompt draft-v2.txt\n")
+    for line in ("- inputs['incident_date']: datetime.date (xsd:date); generated: any date from 1900-01-01 to "
+                 "2199-12-31",
+                 "- inputs['note']: str (xsd:string); may be missing (use inputs.get('note'))",
+                 "- bindings.clock(...): datetime.date (xsd:date); generated: any date from 1900-01-01",
+                 "- incident_date <= clock",
+                 "- days_since: int (xsd:integer); allowed: >= 0",
+                 "Declared BPMN errors: none; handle must return on every input."):
+        assert line in prompt, line
+    assert "2023-12-31" not in prompt and "across a leap day" not in prompt  # the held-out example
+
+
+def test_a_second_try_turns_a_failed_answer_into_an_accepted_one_and_the_lock_says_which(tmp_path, propose,
+                                                                                          monkeypatch):
+    root = incident(tmp_path)
+    log = tmp_path / "prompts.log"
+    monkeypatch.setenv("FAKE_PROVIDER_LOG", str(log))
+    code, lines = propose(root, "wrong-then-right", "--tries", "2")
+    assert code == 0, lines
+    assert lines[2:5] == ["try 1 of 2", "template draft-v2.txt", f"provider {answer('wrong-then-right')}"]
+    assert f"failed {ITEM}example[the same day]: example 'the same day': output 'days_since' is 1, expected 0" \
+        in lines
+    second = lines.index("try 2 of 2")
+    assert lines[second + 1:second + 3] == ["template draft-followup-v1.txt", "cache miss"]
+    assert lines[-2:] == ["tests passed", "wrote handlers/days_since.py"]
+    record = json.loads((root / "seams.lock").read_text())["drafts"][0]
+    assert (record["template"], record["try"]) == ("draft-followup-v1.txt", 2)
+    assert log.read_text().splitlines() == ["seams prompt draft-v2.txt", "seams prompt draft-followup-v1.txt"]
+
+    # each try is cached under its own key: the same run again asks nothing
+    code, lines = propose(root, "wrong-then-right", "--tries", "2", "--force")
+    assert code == 0 and lines.count("cache hit (rejected before; --refresh to ask again)") == 1, lines
+    assert lines.count("cache hit") == 1
+    assert len(log.read_text().splitlines()) == 2
+
+
+def test_one_try_stays_the_default_and_stops_at_the_first_failure(tmp_path, propose):
+    root = incident(tmp_path)
+    code, lines = propose(root, "wrong-then-right")
+    assert code == 1 and "try 1 of 1" not in lines and not any(line.startswith("try ") for line in lines)
+    (root / "seams.toml").write_text((root / "seams.toml").read_text() + "tries = 9\n")
+    code = main(["propose", "days_since", "--provider", answer("correct"), "--project", str(root)])
+    assert code == 2
+
+
+def test_a_provider_that_needs_a_held_out_value_never_passes(tmp_path, propose, monkeypatch):
+    root = incident(tmp_path)
+    saved = tmp_path / "prompts"
+    saved.mkdir()
+    saver = tmp_path / "peek.py"  # saves each prompt, then answers as the peek mode does
+    saver.write_text("import sys, subprocess, pathlib\nprompt = sys.stdin.read()\n"
+                     f"d = pathlib.Path({str(saved)!r}); (d / str(len(list(d.iterdir())))).write_text(prompt)\n"
+                     f"r = subprocess.run([sys.executable, {str(PROVIDER)!r}, 'peek'], input=prompt, text=True, "
+                     "capture_output=True)\nsys.stdout.write(r.stdout)\n")
+    code = main(["propose", "days_since", "--provider", shlex.join([sys.executable, str(saver)]),
+                 "--project", str(root), "--no-sandbox", "--tries", "3"])
+    assert code == 1
+    prompts = [p.read_text(encoding="utf-8") for p in sorted(saved.iterdir())]
+    assert len(prompts) == 3
+    for prompt in prompts[1:]:
+        assert "failed: a held-out example failed" in prompt
+        assert "across a leap day" not in prompt and "2023-12-31" not in prompt and "61" not in prompt.split(
+            "DATA-")[-1]
+
+
+def test_a_scenario_gives_the_handler_the_same_types_as_the_examples(tmp_path):
+    from seams.model.loading import load_model
+    from seams.project.layout import load_project
+    from seams_runtime.sandbox.channel import Executor
+    from seams_runtime.scenarios import run_scenario, scenario_specs
+
+    root = incident(tmp_path)
+    (root / "handlers" / "days_since.py").write_text(
+        'def handle(inputs, bindings):\n    return {"days_since": (bindings.clock() - inputs["incident_date"]).days}\n')
+    project = load_project(root)
+    model = load_model(project)
+    with Executor([(root / "handlers", "handlers")]) as executor:
+        (spec,) = scenario_specs(model)
+        _, findings = run_scenario(project, model, spec, executor_for=lambda _: executor)
+    assert [f.line() for f in findings] == []

@@ -30,20 +30,27 @@ from decimal import Decimal
 
 DATATYPES: dict[str, dict] = {
     "string": {"python": "str", "json": "string", "kind": "string", "type_refs": ("string",),
-               "type_ref": "string"},
+               "type_ref": "string", "camunda_form_types": ("string", "enum")},
     "integer": {"python": "int", "json": "integer", "kind": "number",
-                "type_refs": ("number", "integer", "long", "int"), "type_ref": "integer"},
+                "type_refs": ("number", "integer", "long", "int"), "type_ref": "integer",
+                "camunda_form_types": ("long",)},
     "decimal": {"python": "Decimal", "json": "number (finite)", "kind": "number",
-                "type_refs": ("number", "double", "decimal"), "type_ref": "number"},
+                "type_refs": ("number", "double", "decimal"), "type_ref": "number", "camunda_form_types": ()},
     "boolean": {"python": "bool", "json": "true / false", "kind": "boolean", "type_refs": ("boolean",),
-                "type_ref": "boolean"},
+                "type_ref": "boolean", "camunda_form_types": ("boolean",)},
     "date": {"python": "date", "json": '"YYYY-MM-DD" string', "kind": "date", "type_refs": ("date",),
-             "type_ref": "date"},
+             "type_ref": "date", "camunda_form_types": ("date",)},
 }
 """``seam:datatype`` (xsd local name) -> ``python``: the type of the value a handler is given
 (``handler_value``), also its stub annotation; ``json``: how an example writes it; ``kind``: the
-value kind of the condition languages; ``type_refs``: the DMN typeRefs that may stand for it;
-``type_ref``: the one seams writes."""
+value kind of the condition languages; ``type_refs``: the DMN typeRefs that may stand for it
+(a typeRef two datatypes share, ``number``, is read as the later one); ``type_ref``: the one
+seams writes; ``camunda_form_types``: the Camunda 7 embedded-form field types read as it."""
+
+
+def type_ref_datatypes():
+    """DMN typeRef (lower case, no ``feel:``) -> the datatype an importer reads it as."""
+    return {ref: name for name, row in DATATYPES.items() for ref in row["type_refs"]}
 
 
 def handler_value(value, datatype):
