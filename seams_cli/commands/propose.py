@@ -19,13 +19,12 @@ from pathlib import Path
 from pytest_seams.generated_inputs import contract_text
 from seams.checks.handler_drafts import draft_record, with_draft
 from seams.checks.shapes_wellformed import wellformedness_findings
-from seams.errors import ProjectError, SeamsError
+from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
 from seams.model.context import context_for, shown_facts
 from seams.model.loading import Model, load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
-from seams.project.config import MAX_TRIES, Config
 from seams.project.layout import Project, load_project
 from seams.project.lock import Lock, lock_bytes, read_lock
 from seams.project.project_lock import project_lock
@@ -34,11 +33,13 @@ from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
     add_refresh_argument,
+    add_tries_argument,
     cache_key,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    chosen_tries,
     mark_rejected,
     read_cached,
     rejected_marker,
@@ -67,9 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
     add_provider_arguments(parser)
     add_refresh_argument(parser)
-    parser.add_argument("--tries", metavar="N", type=int, default=None,
-                        help="ask again up to N times in all, showing the provider the failed lines of its "
-                             "previous answer (default: [propose] tries, else 1)")
+    add_tries_argument(parser)
     parser.add_argument("--force", action="store_true",
                         help="replace an existing handler module that is unchanged since its lock record")
     parser.add_argument("--overwrite", action="store_true",
@@ -214,13 +213,6 @@ def _one_try(project: Project, model: Model, task: Task, target: Path, sandbox: 
         mark_rejected(project.cache_dir, cached_path, failures)
     return draft, failures
 
-
-def chosen_tries(flag: int | None, config: Config) -> int:
-    """``--tries`` wins over ``[propose] tries``; from 1 to MAX_TRIES."""
-    tries = flag if flag is not None else config.propose.tries
-    if not 1 <= tries <= MAX_TRIES:
-        raise ProjectError(f"propose.tries (--tries) must be a whole number from 1 to {MAX_TRIES}, not {tries}")
-    return tries
 
 
 def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, force: bool) -> None:
