@@ -175,13 +175,18 @@ def case_strategy(spec: Any) -> SearchStrategy:
 
 class Assumptions:
     """The task's ``seam:assumes`` as a predicate on a case (given, replies), with a repair that
-    brings a drawn case inside where that is a swap: ``a <= b`` drawn the wrong way round is
-    tried as ``b <= a``'s values exchanged, so a filter seldom has to throw a case away."""
+    brings a drawn case inside where one exchange does it: ``a <= b`` drawn the wrong way round
+    is tried with the two values exchanged, ``a == b`` with one value copied to the other; a
+    repaired value must still be one its variable allows (datatype and form fields), else the
+    case is left to the filter. So a filter seldom has to throw a case away."""
 
     def __init__(self, spec: Any):
         from seams.lang.condition import parse_condition
 
         self.conditions = [parse_condition(text, where=f"{spec.subject} seam:assumes") for text in spec.assumes]
+        self.types = {name: kind for name, kind in spec.inputs.items() if name in spec.reads}
+        self.types.update({name: (result[1], result[2]) for name, result in spec.results.items()
+                           if result[0] == "value"})
 
     @staticmethod
     def env(case: tuple[dict, dict]) -> dict:
@@ -204,29 +209,38 @@ class Assumptions:
     def __call__(self, case: tuple[dict, dict]) -> bool:
         return self.holds_in(self.env(case))
 
+    def allows(self, name: str, value: Any) -> bool:
+        """May the variable (or binding reply) ``name`` hold ``value``?"""
+        if name not in self.types:
+            return False
+        datatype, rules = self.types[name]
+        return not datatype_problem(value, datatype) and not any(constraint_problems(value, r) for r in rules)
+
     def repair(self, case: tuple[dict, dict]) -> tuple[dict, dict]:
-        """The case, or the case with the two operands of a broken two-variable comparison exchanged
-        when that makes every assumption hold (the values stay ones the model allows when both
-        variables share a type, which the filter after this checks anyway)."""
+        """The case, or the case with one broken two-variable comparison mended (see the class)."""
         if self(case):
             return case
         from seams.lang.condition_tree import Compare, Var
 
-        given, replies = dict(case[0]), dict(case[1])
         for condition in self.conditions:
-            for node in [condition.tree] if isinstance(condition.tree, Compare) else []:
-                names = [o.name for o in node.operands if isinstance(o, Var)]
-                if len(names) != 2 or len(node.operands) != 2:
-                    continue
-                a, b = names
-                where_a = given if a in given else replies if a in replies else None
-                where_b = given if b in given else replies if b in replies else None
-                if where_a is None or where_b is None:
-                    continue
-                where_a[a], where_b[b] = where_b[b], where_a[a]
-                if self((given, replies)):
-                    return given, replies
-                where_a[a], where_b[b] = where_b[b], where_a[a]
+            node = condition.tree
+            if not isinstance(node, Compare) or len(node.operands) != 2:
+                continue
+            a, b = (o.name if isinstance(o, Var) else None for o in node.operands)
+            if a is None or b is None or a == b:
+                continue
+            given, replies = case
+            if not all(n in given or n in replies for n in (a, b)):
+                continue
+            value = {**replies, **given}
+            options = [(value[b], value[a])] + ([(value[a], value[a]), (value[b], value[b])]
+                                                if tuple(node.ops) == ("==",) else [])
+            for new_a, new_b in options:
+                mended = ({k: v for k, v in given.items()}, {k: v for k, v in replies.items()})
+                for name, new in ((a, new_a), (b, new_b)):
+                    (mended[0] if name in given else mended[1])[name] = new
+                if self.allows(a, new_a) and self.allows(b, new_b) and self(mended):
+                    return mended
         return case
 
 

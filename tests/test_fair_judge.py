@@ -7,6 +7,7 @@ import json
 import shlex
 import shutil
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,51 @@ def test_a_scenario_gives_the_handler_the_same_types_as_the_examples(tmp_path):
         (spec,) = scenario_specs(model)
         _, findings = run_scenario(project, model, spec, executor_for=lambda _: executor)
     assert [f.line() for f in findings] == []
+
+
+def _incident_spec(tmp_path: Path, *edits: tuple[str, str]):
+    from seams.model.loading import load_model
+    from seams.project.layout import load_project
+    from seams_runtime.task_specs import task_specs
+
+    root = incident(tmp_path)
+    for old, new in edits:
+        edit(root / "model" / "model.trig", old, new)
+    project = load_project(root)
+    (_, spec), = task_specs(project, load_model(project), "days_since")
+    return spec
+
+
+def _cases(spec, count: int = 40) -> list[tuple[dict, dict]]:
+    from hypothesis import HealthCheck, given, settings
+
+    from pytest_seams.generated_inputs import case_strategy, quiet_hypothesis
+
+    seen: list = []
+
+    @settings(max_examples=count, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case_strategy(spec))
+    def draw(case):
+        seen.append(case)
+
+    with quiet_hypothesis():
+        draw()
+    return seen
+
+
+def test_generated_inputs_stay_within_the_assumptions_and_the_forms(tmp_path):
+    spec = _incident_spec(tmp_path, ('sh:datatype xsd:date ;\n                      sh:minCount 1 ;',
+                                     'sh:datatype xsd:date ; sh:minInclusive "2150-01-01"^^xsd:date ;\n'
+                                     '                      sh:minCount 1 ;'))
+    cases = _cases(spec)
+    assert len(cases) >= 25
+    assert all(given["incident_date"] <= replies["clock"] for given, replies in cases)
+    assert all(given["incident_date"] >= date(2150, 1, 1) for given, _ in cases)  # a swap never breaks a form
+    assert any("note" not in given for given, _ in cases) and any("note" in given for given, _ in cases)
+
+
+def test_an_equality_assumption_is_constructed_not_given_up_on(tmp_path):
+    spec = _incident_spec(tmp_path, (ASSUMES, '        seam:assumes "incident_date == clock" ;\n'))
+    cases = _cases(spec, 25)
+    assert len(cases) >= 20 and all(given["incident_date"] == replies["clock"] for given, replies in cases)
