@@ -170,7 +170,7 @@ def case_strategy(spec: Any) -> SearchStrategy:
     replies = st.fixed_dictionaries({name: reply_strategy(spec, name) for name in spec.bindings})
     cases = st.tuples(given, replies)
     holds = within_assumptions(spec)
-    return cases if holds is None else cases.map(holds.repair).filter(holds)
+    return cases if holds is None else cases.map(holds.within).filter(bool)
 
 
 class Assumptions:
@@ -216,10 +216,15 @@ class Assumptions:
         datatype, rules = self.types[name]
         return not datatype_problem(value, datatype) and not any(constraint_problems(value, r) for r in rules)
 
-    def repair(self, case: tuple[dict, dict]) -> tuple[dict, dict]:
-        """The case, or the case with one broken two-variable comparison mended (see the class)."""
+    def within(self, case: tuple[dict, dict]) -> tuple[dict, dict] | None:
+        """The case if the assumptions hold, else its repair (see the class), else None."""
         if self(case):
             return case
+        mended = self.repair(case)
+        return mended if mended is not case else None
+
+    def repair(self, case: tuple[dict, dict]) -> tuple[dict, dict]:
+        """The case with one broken two-variable comparison mended (see the class), or the case."""
         from seams.lang.condition_tree import Compare, Var
 
         for condition in self.conditions:
