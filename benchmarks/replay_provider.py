@@ -24,8 +24,8 @@ def handle(inputs, bindings):
 
 def main() -> int:
     prompt = sys.stdin.read()
-    if not prompt.startswith("seams prompt draft-v1.txt"):
-        print("replay.py: only draft-v1 prompts are answered", file=sys.stderr)
+    if not prompt.startswith(("seams prompt draft-v1.txt", "seams prompt draft-v2.txt")):
+        print("replay.py: only draft-v1 and draft-v2 prompts are answered", file=sys.stderr)
         return 3
     sys.stdout.write(f"```python\n{HANDLER}```\n")
     return 0

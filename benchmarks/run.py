@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from assumption_case import assumption_row
 from command_cases import check_rows, generated_inputs_row, propose_row, sandbox_row
 from edit_case import edit_row
 from measure import BenchmarkError, Row, run_child, table
@@ -78,6 +79,8 @@ def measure(sizes: Sizes, workdir: Path, say) -> tuple[list[Row], list[tuple[str
                                          repeats=sizes.repeats))
     say("a sandboxed executor with the whole-draft limits against before them")
     rows += limits_rows(workdir, calls=20, repeats=sizes.limits_repeats, say=say)
+    say("generated inputs within a task's assumptions against the same without them")
+    rows.append(assumption_row(repeats=max(3, sizes.repeats)))
     say("seams_edit and the rdflib round trip")
     trig = (project(sizes.large) / "model" / "model.trig").read_text(encoding="utf-8")
     rows.append(edit_row(trig, copies=sizes.large, repeats=max(3, sizes.repeats),

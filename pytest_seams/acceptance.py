@@ -135,7 +135,7 @@ class ExampleItem(AcceptanceItem):
         self.check([("seam:example", self.example.problem)] if self.example.problem else [])
         handle = self.handle(executor)
         self.check(example_problems(handle, self.spec.reads, self.spec.bindings, self.example.data,
-                                    self.spec.signatures))
+                                    self.spec.signatures, self.spec.datatypes()))
 
 
 class ContractItem(AcceptanceItem):
@@ -146,7 +146,8 @@ class ContractItem(AcceptanceItem):
 
         handle = self.handle(executor)
         self.check(contract_problems(handle, self.spec.reads, self.spec.bindings, self.spec.outputs,
-                                     self.spec.runnable_examples(), self.spec.signatures))
+                                     self.spec.runnable_examples(), self.spec.signatures, self.spec.datatypes(),
+                                     self.spec.raises))
         problems, detail = contract_on_generated_inputs(handle, self.spec)
         if problems:
             from seams.findings import Finding

@@ -46,6 +46,10 @@ given = SEAM.given
 replies = SEAM.replies
 expect = SEAM.expect
 heldOut = SEAM.heldOut
+# what a service task assumes of its inputs and replies, the BPMN errors it raises (docs/model.md)
+assumes = SEAM.assumes
+raises = SEAM.raises
+expectError = SEAM.expectError
 parameters = SEAM.parameters
 result = SEAM.result
 field = SEAM.field

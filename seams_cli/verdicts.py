@@ -21,8 +21,10 @@ from seams.errors import GeneratorError
 from seams_cli.llm.provider import strip_escapes
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
-REASON_LIMIT = 200  # characters of one reason
+REASON_LIMIT = 200  # characters of one reason, once the inputs in it are shortened
+WHY_LIMIT = 1000  # characters of what was raised or broken (after the inputs): kept whole up to this
 LINE_LIMIT = 300  # characters of one scrubbed line
+ELLIPSIS = "…"
 
 
 def scrubber(replacements: Mapping[str, str]) -> Callable[[str], str]:
@@ -78,7 +80,34 @@ def propose_lines(result: SessionResult, expected: list[str], *, scratch_root: o
 def _propose_reason(item: ItemResult, scrub: Callable[[str], str]) -> str:
     first = next(iter(_lines(scrub(strip_escapes(why(item))))), "")
     line = _CONTROL.sub(" ", first)
-    return f": {line[:REASON_LIMIT]}" if line else ""
+    return f": {keep_reason(line)}" if line else ""
+
+
+def shorten_middle(text: str, limit: int) -> str:
+    """``text`` at most ``limit`` characters: its start and its end, the middle an ellipsis."""
+    if len(text) <= limit:
+        return text
+    head = max((limit - 1) // 2, 0)
+    return text[:head] + ELLIPSIS + text[len(text) - max(limit - 1 - head, 0):]
+
+
+def _inputs_end(text: str) -> int:
+    """Where the part naming the inputs ends: after ``generated input (...): `` or ``example '...': ``."""
+    marker = "): " if text.startswith("generated input (") else ": "
+    index = text.find(marker)
+    return index + len(marker) if index >= 0 else 0
+
+
+def keep_reason(text: str, limit: int = REASON_LIMIT) -> str:
+    """A reason of at most ``limit`` characters that still says why: the inputs it names are
+    shortened in the middle, never what was raised and its message (those are kept whole up
+    to :data:`WHY_LIMIT`, then shortened in the middle too, so the file and line at the end stay)."""
+    if len(text) <= limit:
+        return text
+    cut = _inputs_end(text)
+    inputs, reason = text[:cut], text[cut:]
+    reason = shorten_middle(reason, WHY_LIMIT)
+    return shorten_middle(inputs, max(limit - len(reason), 40)) + reason
 
 
 # --- seams draft-generator ----------------------------------------------------------------------

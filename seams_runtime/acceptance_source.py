@@ -16,6 +16,7 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from seams.lang.field_values import DATATYPES
 from seams_runtime.handler_checks import RUNTIME
 from seams_runtime.task_specs import TaskSpec, task_specs
 
@@ -52,11 +53,22 @@ BINDINGS = {bindings}
 OUTPUTS = {outputs}
 # binding -> its declared parameters in call order: (name, the input whose value it must be passed, or None)
 SIGNATURES = {signatures}
+# the one datatype table (its "python" column): the type a handler is given for each datatype
+DATATYPES = {datatypes}
+# what inputs and replies are converted by before handle sees them (handler_values): one type per datatype
+TYPES = {types}
+# the BPMN error codes handle may raise (an exception with a str error_code attribute; seam:raises)
+RAISES = {raises}
+# examples: (label, given, replies, expect, the BPMN error code handle must raise instead, or None)
 EXAMPLES = {examples}
 # The contract item also calls handle on {cases} inputs generated from these constraints (every
-# input READS names, each of its datatype and form fields; each binding answering a value of its
-# declared result), with generated_problems: no exception, and exactly OUTPUTS, each valid.
+# input READS names, each of its datatype and form fields, an OPTIONAL one sometimes left out;
+# each binding answering a value of its declared result), only inputs for which every ASSUMES
+# condition holds, with generated_problems: no exception but a BPMN error of RAISES, and
+# exactly OUTPUTS, each valid.
 INPUTS = {inputs}
+OPTIONAL = {optional}
+ASSUMES = {assumes}
 '''
 
 
@@ -71,7 +83,9 @@ def acceptance_source(project: Project, model: Model, task: Any) -> str:
         where="the project root" if parent_rel == "." else f"{parent_rel}/",
         module_file=spec.module_file, reads=_literal(spec.reads), bindings=_literal(spec.bindings),
         outputs=_block(spec.outputs), examples=_block(spec.runnable_examples()),
-        signatures=_block(spec.signatures), inputs=_block(spec.inputs), cases=spec.generated_cases)
+        signatures=_block(spec.signatures), inputs=_block(spec.inputs), cases=spec.generated_cases,
+        datatypes=_block(_python_types()), types=_literal(spec.datatypes()), raises=_literal(spec.raises),
+        optional=_literal(spec.optional), assumes=_literal(spec.assumes))
     runtime = "\n\n\n".join(inspect.getsource(part).rstrip() for part in RUNTIME)
     functions: list[str] = []
     for name in spec.item_names():
@@ -83,6 +97,11 @@ def acceptance_source(project: Project, model: Model, task: Any) -> str:
     return f"{header}\n\n{runtime}\n\n\n{tests}"
 
 
+def _python_types() -> dict[str, dict[str, str]]:
+    """The column of the one datatype table the rendered checks read (``handler_value``)."""
+    return {name: {"python": row["python"]} for name, row in DATATYPES.items()}
+
+
 def item_source(spec: TaskSpec, item: str, function: str | None = None) -> str:
     """One item of ``spec`` as a pytest test function over the module's helpers."""
     load = "    handle = load_handle(MODULE, MODULE_FILE)"
@@ -92,14 +111,15 @@ def item_source(spec: TaskSpec, item: str, function: str | None = None) -> str:
         body = ["    load_handle(MODULE, MODULE_FILE)"]
     elif item == "contract":
         doc = "Every example: only READS read, only BINDINGS used, exactly OUTPUTS returned, each valid."
-        body = [load, "    problems = contract_problems(handle, READS, BINDINGS, OUTPUTS, EXAMPLES, SIGNATURES)",
+        body = [load, "    problems = contract_problems(handle, READS, BINDINGS, OUTPUTS, EXAMPLES, SIGNATURES, TYPES, "
+                      "RAISES)",
                 "    assert not problems, report(problems)"]
     else:
         example = examples[item]
         doc = f"Example {example.label!r}: given inputs and binding replies, the expected outputs."
         body = ([f"    pytest.fail({example.problem!r})"] if example.problem else
                 [load, f"    example = {_literal(example.data)}",
-                 "    problems = example_problems(handle, READS, BINDINGS, example, SIGNATURES)",
+                 "    problems = example_problems(handle, READS, BINDINGS, example, SIGNATURES, TYPES)",
                  "    assert not problems, report(problems)"])
     return f'def {function or _test_name(item)}():\n    """{_docstring(doc)}"""\n' + "\n".join(body) + "\n"
 

@@ -17,10 +17,13 @@ import traceback
 from collections.abc import Mapping
 
 from seams.lang.field_values import (  # noqa: F401  (re-exported: tests and RUNTIME use them)
+    DATATYPES,
     as_date,
     as_decimal,
     constraint_problems,
     datatype_problem,
+    handler_value,
+    handler_values,
     is_number,
     ordered,
     same,
@@ -202,26 +205,70 @@ def import_handler(module, where):
     return loaded.handle, []
 
 
-def call_handle(handle, reads, bindings, given, replies, signatures=None):
-    """Call ``handle`` as the process would -> (result, error, inputs, bindings)."""
+def error_code(exc):
+    """The BPMN error code an exception carries: a non-empty str ``error_code`` (the workers'
+    convention, docs/model.md "Declared errors"), or None."""
+    code = getattr(exc, "error_code", None)
+    return code if isinstance(code, str) and code else None
+
+
+def typed_replies(replies, results):
+    """The replies as a handler is given them: each binding's reply (or each entry's ``reply``)
+    converted by its declared result's datatype (``handler_values``)."""
+    out = {}
+    for name, reply in dict(replies).items():
+        entries = reply_entries(reply)
+        if entries is None:
+            out[name] = handler_values({name: reply}, results)[name]
+        else:
+            out[name] = [{**entry, "reply": handler_values({name: entry["reply"]}, results)[name]}
+                         for entry in entries]
+    return out
+
+
+def run_handle(handle, reads, bindings, given, replies, signatures=None, datatypes=None):
+    """Call ``handle`` as the process would -> (result, error, code, inputs, bindings): ``error``
+    describes what it raised, ``code`` is that exception's BPMN error code (``error_code``).
+    With ``datatypes`` (TaskSpec.datatypes) the inputs and replies are given one Python type per
+    datatype (an example's "2024-03-05" as a date, 3.5 as a Decimal), as the engine gives them."""
+    if datatypes:
+        given = handler_values(given, datatypes.get("inputs", {}))
+        replies = typed_replies(replies, datatypes.get("results", {}))
     inputs, fakes = Inputs(given, reads), Bindings(bindings, replies, signatures, given)
     try:
-        return handle(inputs, fakes), None, inputs, fakes
+        return handle(inputs, fakes), None, None, inputs, fakes
     except Exception as exc:
-        return None, describe(exc), inputs, fakes
+        return None, describe(exc), error_code(exc), inputs, fakes
 
 
-def example_problems(handle, reads, bindings, example, signatures=None):
+def call_handle(handle, reads, bindings, given, replies, signatures=None, datatypes=None):
+    """Call ``handle`` as the process would -> (result, error, inputs, bindings)."""
+    result, error, _, inputs, fakes = run_handle(handle, reads, bindings, given, replies, signatures, datatypes)
+    return result, error, inputs, fakes
+
+
+def raised(error, code):
+    """``raised BPMN error 'X' (...)`` or ``raised <description>``: what a message says was raised."""
+    return f"raised BPMN error {code!r} ({error})" if code else f"raised {error}"
+
+
+def example_problems(handle, reads, bindings, example, signatures=None, datatypes=None):
     """Given the example's inputs and binding replies, does ``handle`` make the calls the
-    example expects and return its outputs?"""
-    label, given, replies, expect = example
-    result, error, _, fakes = call_handle(handle, reads, bindings, given, replies, signatures)
+    example expects and return its outputs (or raise the BPMN error it expects)?"""
+    label, given, replies, expect = example[:4]
+    expect_error = example[4] if len(example) > 4 else None
+    result, error, code, _, fakes = run_handle(handle, reads, bindings, given, replies, signatures, datatypes)
     at = f"example {label!r}"
     problems = [("seam:replies", f"{at}: {message}") for message in dict.fromkeys(fakes.wrong_calls)]
     problems += [("seam:replies", f"{at}: never called {call}, which seam:replies expects")
                  for call in fakes.unused()]
+    if expect_error:
+        if code == expect_error:
+            return problems
+        got = f"handle {raised(error, code)}" if error else "handle returned"
+        return problems + [("seam:expectError", f"{at}: {got}, expected BPMN error {expect_error!r}")]
     if error:
-        return problems + [("seam:example", f"{at}: handle raised {error}")]
+        return problems + [("seam:example", f"{at}: handle {raised(error, code)}")]
     if not isinstance(result, Mapping):
         return problems + [("seam:writes", f"{at}: handle returned {type(result).__name__}, "
                                            "not a mapping of outputs")]
@@ -231,46 +278,63 @@ def example_problems(handle, reads, bindings, example, signatures=None):
                        for name, want in expect.items() if name not in result or not same(result[name], want)]
 
 
-def contract_problems(handle, reads, bindings, outputs, examples, signatures=None):
+def contract_problems(handle, reads, bindings, outputs, examples, signatures=None, datatypes=None, raises=()):
     """Over every example: only declared inputs read, only declared bindings used, exactly
-    the declared outputs returned, each of its datatype and inside its form fields."""
+    the declared outputs returned, each of its datatype and inside its form fields (or a
+    BPMN error of ``raises``, the task's seam:raises)."""
     if not examples:
         return [("seam:example", "the task has no example to run the contract over")]
     problems = []
-    for label, given, replies, _ in examples:
+    for label, given, replies, *_ in examples:
         problems += call_problems(f"example {label!r}", handle, reads, bindings, outputs, given, replies,
-                                  signatures)
+                                  signatures, datatypes=datatypes, raises=raises)
     return list(dict.fromkeys(problems))
 
 
-def generated_problems(handle, reads, bindings, outputs, given, replies, signatures=None):
+def generated_problems(handle, reads, bindings, outputs, given, replies, signatures=None, datatypes=None,
+                       raises=()):
     """The contract on one generated input (the acceptance item generates them from the form
-    fields and datatypes of what the task reads, and the declared results of its bindings):
-    no exception, each call passing the inputs its binding's parameters name, and exactly
-    the declared outputs, each of its datatype and inside its form fields."""
+    fields and datatypes of what the task reads, and the declared results of its bindings,
+    within the task's seam:assumes): no exception but a declared BPMN error (``raises``),
+    each call passing the inputs its binding's parameters name, and exactly the declared
+    outputs, each of its datatype and inside its form fields."""
     at = f"generated input ({show_case(given, replies)})"
     return list(dict.fromkeys(call_problems(at, handle, reads, bindings, outputs, given, replies, signatures,
-                                            calls=True)))
+                                            calls=True, datatypes=datatypes, raises=raises)))
 
 
-def show_case(given, replies):
-    """``employee='a', days=1; replies calendar='BK-0'``: a generated input, short."""
-    shown = ", ".join(f"{k}={show(v)}" for k, v in given.items())
+def show_case(given, replies, width=60):
+    """``employee='a', days=1; replies calendar='BK-0'``: a generated input, short (each value
+    at most ``width`` characters, its middle left out; the item's details show it whole)."""
+    def brief(value):
+        text = show(value)
+        return text if len(text) <= width else text[:width // 2 - 1] + "…" + text[-(width // 2):]
+
+    shown = ", ".join(f"{k}={brief(v)}" for k, v in given.items())
     if replies:
-        shown += "; replies " + ", ".join(f"{k}={show(v)}" for k, v in replies.items())
+        shown += "; replies " + ", ".join(f"{k}={brief(v)}" for k, v in replies.items())
     return shown
 
 
-def call_problems(at, handle, reads, bindings, outputs, given, replies, signatures=None, calls=False):
+def call_problems(at, handle, reads, bindings, outputs, given, replies, signatures=None, calls=False,
+                  datatypes=None, raises=()):
     """One call of ``handle``: undeclared reads and bindings, then (``calls``) the binding calls
-    the fakes refused, then what it returned against ``outputs``."""
-    result, error, inputs, fakes = call_handle(handle, reads, bindings, given, replies, signatures)
+    the fakes refused, then what it returned against ``outputs``. A BPMN error whose code is in
+    ``raises`` is a declared outcome (the engine routes it to the error boundary event); any
+    other exception breaks the contract."""
+    result, error, code, inputs, fakes = run_handle(handle, reads, bindings, given, replies, signatures, datatypes)
     problems = [("seam:reads", f"{at}: read input {name!r}, which the task does not declare")
                 for name in dict.fromkeys(map(str, inputs.undeclared))]
     problems += [("seam:uses", f"{at}: used binding {name!r}, which the task does not declare")
                  for name in dict.fromkeys(fakes.undeclared)]
     if calls:
         problems += [("seam:replies", f"{at}: {message}") for message in dict.fromkeys(fakes.wrong_calls)]
+    if error and code and code in raises:
+        return problems
+    if error and code:
+        declared = ", ".join(map(repr, raises)) or "none"
+        return problems + [("seam:raises", f"{at}: handle {raised(error, code)}, which the task does not "
+                                           f"declare (seam:raises: {declared})")]
     if error or not isinstance(result, Mapping):
         got = f"raised {error}" if error else f"returned {type(result).__name__}, not a mapping"
         return problems + [("seam:writes", f"{at}: handle {got}")]
@@ -302,6 +366,7 @@ def load_handle(module, where):
 
 
 RUNTIME = (same, is_number, as_decimal, as_date, show, datatype_problem, constraint_problems, ordered,
-           Inputs, Bindings, reply_entries, bind_arguments, call_matches, show_call, describe, _missing,
-           import_handler, call_handle, example_problems, contract_problems, generated_problems, show_case,
-           call_problems, report, load_handle)
+           handler_value, handler_values, Inputs, Bindings, reply_entries, bind_arguments, call_matches,
+           show_call, describe, _missing, import_handler, error_code, typed_replies, run_handle, call_handle,
+           raised, example_problems, contract_problems, generated_problems, show_case, call_problems, report,
+           load_handle)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 class ExampleSpec:
     label: str
     item: str  # the item name: example[<label>]
-    data: tuple  # (label, given, replies, expect) as the runtime takes it
+    data: tuple  # (label, given, replies, expect, expected BPMN error code or None) as the runtime takes it
     problem: str | None  # why the example cannot run (its JSON is not an object, say)
     held_out: bool = False  # judged like the others, never rendered into a prompt
 
@@ -54,6 +54,22 @@ class TaskSpec:
     # binding -> ("value", datatype, rules) | ("object", ((field, datatype, rules), ...)): its declared seam:result
     results: dict[str, tuple] = dataclasses.field(default_factory=dict)
     generated_cases: int = 0  # inputs the contract item generates ([acceptance] generated_cases)
+    optional: tuple[str, ...] = ()  # read inputs that may be missing (no form field requires them)
+    assumes: tuple[str, ...] = ()  # seam:assumes: what holds between inputs and replies (seams' conditions)
+    raises: tuple[str, ...] = ()  # seam:raises: the BPMN error codes the handler may raise
+
+    def datatypes(self) -> dict[str, dict]:
+        """What ``handler_values`` converts by: each input's datatype, and each binding's declared
+        result (a datatype, or field -> datatype of an object), so a handler is given one Python
+        type per datatype (seams.lang.field_values.DATATYPES) whatever gave the value."""
+        results: dict[str, Any] = {}
+        for binding, result in self.results.items():
+            if result[0] == "object":
+                results[binding] = {name: datatype for name, datatype, _ in result[1] if datatype}
+            elif result[1]:
+                results[binding] = result[1]
+        return {"inputs": {name: datatype for name, (datatype, _) in self.inputs.items() if datatype},
+                "results": results}
 
     def item_names(self) -> list[str]:
         return ["import", *(e.item for e in self.examples), "contract"]
@@ -142,6 +158,10 @@ def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
         if variable is not None and variable.name:
             inputs[variable.name] = _variable_type(model, iri)
     signatures, results = _binding_signatures(model, task)
+    from seams.model.view import optional_input
+
+    optional = tuple(sorted(n for n in map(view.variable_name, (i for i in task.reads if optional_input(view, i)))
+                            if n))
     return TaskSpec(
         subject=model.qname(task.iri), label=task.label, handler=task.handler or "", module=module,
         module_file=project.relative(handlers / f"{task.handler}.py"), handlers_parent=handlers.parent,
@@ -150,7 +170,8 @@ def task_spec(project: Project, model: Model, task: Task) -> TaskSpec:
                               for name in [view.bindings[b].name] if name)),
         outputs=dict(sorted(outputs.items())), examples=_examples(task), problem=problem,
         inputs=dict(sorted(inputs.items())), signatures=signatures, results=results,
-        generated_cases=project.config.generated_cases)
+        generated_cases=project.config.generated_cases, optional=optional, assumes=task.assumes,
+        raises=task.raises)
 
 
 def _examples(task: Task) -> tuple[ExampleSpec, ...]:
@@ -169,5 +190,5 @@ def _examples(task: Task) -> tuple[ExampleSpec, ...]:
         bad = [p for p, v in parts.items() if not isinstance(v, dict)]
         problem = f"example {label!r}: {bad[0]} is missing or not a JSON object" if bad else None
         specs.append(ExampleSpec(label=label, item=f"example[{label}]", problem=problem,
-                                 data=(label, *parts.values()), held_out=example.held_out))
+                                 data=(label, *parts.values(), example.expect_error), held_out=example.held_out))
     return tuple(specs)

@@ -281,3 +281,23 @@ def test_new_generator_keeps_its_output_byte_for_byte(tmp_path, monkeypatch, cap
     digests = {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
                for p in sorted(root.rglob("*")) if p.is_file()}
     assert digests == json.loads((FIXTURES / "new-generator-bindings.sha256.json").read_text())
+
+
+def test_a_second_try_shows_the_failed_lines_and_accepts_the_corrected_answer(draft, tmp_path):
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({**good_answer(), "golden": good_answer()["golden"].replace("| balances |",
+                                                                                            "| balance |")}))
+    provider = fake("retry", str(wrong), str(GOOD))
+    code, out, err = draft("--provider", provider, "--tries", "2")
+    assert code == 0, err
+    assert out[0] == "try 1 of 2" and out[2] == f"provider {provider}"
+    assert "failed tests/golden/bindings.md::golden: the rendered output differs from the golden text" in out
+    second = out.index("try 2 of 2")
+    assert out[second + 1].startswith("prompt ") and out[second + 2] == "cache miss"
+    assert "tests passed" in out
+    assert [call["mode"] for call in draft.calls()] == ["retry", "retry"]
+    assert draft.calls()[0]["prompt_sha256"] != draft.calls()[1]["prompt_sha256"]
+
+    code, out, err = draft("--provider", provider, "--out", str(tmp_path / "other"))  # one try, the default
+    assert code == 1 and not any(line.startswith("try ") for line in out)
+    assert err[0] == "seams draft-generator: the golden test failed (1 failed) in the scratch package"

@@ -79,7 +79,7 @@ def test_recorded_provider_end_to_end_then_a_cache_hit(example_project):
     written = (example_project / MODULE).read_bytes()
     digest = hashlib.sha256(written).hexdigest()
     assert result.stdout.splitlines() == [
-        f"task {TASK}", f"context {context_hash(example_project)}", "template draft-v1.txt",
+        f"task {TASK}", f"context {context_hash(example_project)}", "template draft-v2.txt",
         "provider python3 provider/recorded.py", "cache miss", f"draft {digest}", "tests passed",
         f"wrote {MODULE}"]
     assert result.stderr == ""
@@ -88,7 +88,7 @@ def test_recorded_provider_end_to_end_then_a_cache_hit(example_project):
     assert lock["drafts"] == [{
         "context_hash": context_hash(example_project), "module": MODULE,
         "provider": "python3 provider/recorded.py", "sha256": digest, "task": TASK,
-        "template": "draft-v1.txt", "sandbox": chosen_sandbox(False).record()}]
+        "template": "draft-v2.txt", "sandbox": chosen_sandbox(False).record()}]
     assert (example_project / ".seams" / ".gitignore").read_text() == "*\n"
 
     (example_project / "provider" / "recorded.py").write_text(

@@ -276,3 +276,24 @@ def test_accept_takes_a_unique_prefix_of_the_id(tmp_path, capsys):
         1, [], ["seams suggest: no pending suggestion fedcba98 (seams suggest --list shows them)"])
     code, out, err = _run(capsys, root, "--accept", ident[:12])
     assert (code, err, out[0]) == (0, [], f"applied {ident}")
+
+
+def test_a_second_try_sends_the_rejection_back_and_stores_the_corrected_suggestion(tmp_path, capsys):
+    root = copy_example(tmp_path)
+    script = tmp_path / "retry.py"  # the off-by-one table first, the right one when shown why it was rejected
+    script.write_text(
+        "import sys\nprompt = sys.stdin.read()\n"
+        "follow_up = prompt.startswith('seams prompt suggest-followup-v1.txt')\n"
+        "assert not follow_up or 'took Flow_HR before, Flow_Done after' in prompt\n"
+        f"name = 'escalate.json' if follow_up else 'escalate_off_by_one.json'\n"
+        f"sys.stdout.write(open({str(FIXTURES)!r} + '/' + name, encoding='utf-8').read())\n", encoding="utf-8")
+    code, out, err = _run(capsys, root, "--provider", f"{sys.executable} {script}", "--tries", "2")
+    assert code == 0, err
+    assert out[:2] == ["try 1 of 2", "template suggest-v3.txt"]
+    assert "failed suggestion rejected: routing failed in the changed model" in out
+    second = out.index("try 2 of 2")
+    assert out[second + 1:second + 3] == ["template suggest-followup-v1.txt", "cache miss"]
+    assert out[-1].startswith("accept with: seams suggest --accept ")
+    (stored,) = _pending(root)
+    assert json.loads((root / ".seams" / "suggestions" / stored / "suggestion.json").read_text())["template"] \
+        == "suggest-followup-v1.txt"

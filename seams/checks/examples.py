@@ -15,6 +15,12 @@ the shapes check's (seams.checks.shapes). A binding's reply in the list form
 an array and ``kwargs`` an object that fit the binding's declared parameters,
 no two entries expecting the same call, and a list that looks like entries
 but has another key is named (it would be taken as one reply, a list).
+
+What the task assumes (``seam:assumes``, conditions in seams' language over
+its inputs and binding replies) must hold for every example (the values as a
+handler is given them, one type per datatype), and name only its inputs and
+bindings; an example's ``seam:expectError`` must be one of the task's
+``seam:raises``.
 """
 
 from __future__ import annotations
@@ -24,9 +30,10 @@ from typing import TYPE_CHECKING
 
 from rdflib import Literal
 
-from seams.checks.types import VariableType, variable_types
+from seams.checks.types import VariableType, local_datatype, variable_types
+from seams.errors import ExpressionError
 from seams.findings import Finding
-from seams.lang.field_values import same
+from seams.lang.field_values import handler_values, same
 from seams.lang.replies import bind_arguments, reply_entries
 from seams.model.view import Example, Task
 
@@ -52,7 +59,69 @@ def example_findings(model: Model) -> list[Finding]:
                 found.add(Finding(KIND, model.qname(task.iri), "seam:example",
                                   f"{_prefix(example)}{REPLIES_NEEDED} (the task uses "
                                   f"{', '.join(sorted(model.qname(b) for b in task.uses))})"))
+            if example.expect_error and example.expect_error not in task.raises:
+                found.add(Finding(KIND, model.qname(task.iri), "seam:expectError",
+                                  f"{_prefix(example)}seam:expectError {example.expect_error!r} is not one of the "
+                                  f"task's seam:raises ({', '.join(map(repr, task.raises)) or 'none'})"))
+        found.update(_assumption_findings(model, task, types))
     return sorted(found)
+
+
+def _input_datatypes(model: Model, task: Task, types: dict) -> tuple[dict, dict]:
+    """(input name -> datatype, binding name -> its result's datatype or field -> datatype)."""
+    view = model.view
+    inputs = {types[v].name: types[v].datatype for v in task.reads if v in types and types[v].name}
+    results: dict = {}
+    for iri in task.uses:
+        binding = view.bindings.get(iri)
+        if binding is None or not binding.name or binding.result is None:
+            continue
+        result = binding.result
+        if result.variable is not None and result.variable in types:
+            results[binding.name] = types[result.variable].datatype
+        elif result.fields:
+            results[binding.name] = {f.name: (types[f.variable].datatype if f.variable in types
+                                              else local_datatype(f.datatype)) for f in result.fields if f.name}
+        else:
+            results[binding.name] = local_datatype(result.datatype)
+    return inputs, results
+
+
+def _assumption_findings(model: Model, task: Task, types: dict) -> Iterable[Finding]:
+    """Each seam:assumes parses, names only inputs and bindings, and holds for every example."""
+    from seams.lang.condition import parse_condition
+
+    subject = model.qname(task.iri)
+    inputs, results = _input_datatypes(model, task, types)
+    bindings = {b.name for b in (model.view.bindings.get(i) for i in task.uses) if b is not None and b.name}
+    for text in task.assumes:
+        try:
+            condition = parse_condition(text, where=f"seam:assumes {text!r}")
+        except ExpressionError as exc:
+            yield Finding(KIND, subject, "seam:assumes", str(exc))
+            continue
+        unknown = sorted(condition.names - set(inputs) - bindings)
+        if unknown:
+            yield Finding(KIND, subject, "seam:assumes",
+                          f"seam:assumes {text!r} names {', '.join(unknown)}, which is neither an input "
+                          "(seam:reads) nor a binding (seam:uses) of the task")
+            continue
+        for example in task.examples:
+            if not isinstance(example.given, dict) or not isinstance(example.replies or {}, dict):
+                continue
+            replies = {k: v for k, v in (example.replies or {}).items() if reply_entries(v) is None}
+            env = {**handler_values(replies, results), **handler_values(example.given, inputs)}
+            if not condition.names <= set(env):
+                continue  # an input the example leaves out, or a reply given per call
+            try:
+                holds = condition.evaluate(env)
+            except ExpressionError:
+                holds = False
+            if not holds:
+                shown = ", ".join(f"{name}={env[name]}" for name in sorted(condition.names))
+                yield Finding(KIND, subject, "seam:assumes",
+                              f"{_prefix(example)}seam:assumes {text!r} does not hold ({shown}): the example "
+                              "is one the handler may assume never happens")
 
 
 def _prefix(example: Example) -> str:

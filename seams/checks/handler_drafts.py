@@ -33,14 +33,17 @@ BY_HAND = "hand"
 
 def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
                  sha256: str, llm_model: str | None = None, sandbox: str | None = None,
-                 imports: dict[str, str] | None = None) -> dict[str, Any]:
+                 imports: dict[str, str] | None = None, attempt: int = 1) -> dict[str, Any]:
     """One lock record (docs/propose.md); ``model`` only when an LLM model was named, so locks
     written before the amendment keep their bytes; ``sandbox`` names the sandbox that
     judged the draft (``none`` for ``--no-sandbox``; absent in older locks); ``imports``
     the sha256 of each project module the handler imports (seams.checks.handler_imports),
-    only when it imports one."""
+    only when it imports one; ``try`` the try of ``seams propose --tries`` that was
+    accepted, only when it was not the first."""
     record: dict[str, Any] = {"task": task, "module": module, "context_hash": context_hash, "template": template,
                               "provider": provider, "sha256": sha256}
+    if attempt > 1:
+        record["try"] = attempt
     if llm_model:
         record["model"] = llm_model
     if sandbox:

@@ -3,8 +3,8 @@
 A variable's ``seam:datatype`` (an xsd name) fixes the kind of value the
 rule languages see (seams.lang.values) and the DMN ``typeRef`` names that may
 stand for it; every form or data shape field whose ``sh:path`` is the
-variable adds constraints. The table below is the only place these pairs are
-written; docs/model.md ("Types") shows it.
+variable adds constraints. The pairs are read from the one datatype table,
+``seams.lang.field_values.DATATYPES``; docs/model.md ("Types") shows it.
 
 Values are judged with seams.lang.field_values, the functions the plugin's
 contract item runs, so ``seams check`` and the acceptance items never
@@ -24,22 +24,18 @@ from weakref import WeakKeyDictionary
 from rdflib import URIRef
 
 from seams import vocab as V
-from seams.lang.field_values import as_date, constraint_problems, datatype_problem
+from seams.lang.field_values import DATATYPES as TABLE
+from seams.lang.field_values import constraint_problems, datatype_problem, handler_value
 from seams.lang.values import BOOLEAN, DATE, NUMBER, STRING
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
     from seams.model.view import Field
 
-# xsd local name -> (value kind, DMN typeRefs that may stand for it)
+# xsd local name -> (value kind, DMN typeRefs that may stand for it), read from the one table
 DATATYPES: dict[str, tuple[str, frozenset[str]]] = {
-    "string": (STRING, frozenset({"string"})),
-    "integer": (NUMBER, frozenset({"number", "integer", "long", "int"})),
-    "decimal": (NUMBER, frozenset({"number", "double", "decimal"})),
-    "boolean": (BOOLEAN, frozenset({"boolean"})),
-    "date": (DATE, frozenset({"date"})),
-}
-"""The one mapping table: each supported ``seam:datatype`` with its value kind and typeRefs.
+    name: (row["kind"], frozenset(row["type_refs"])) for name, row in TABLE.items()}
+"""Each supported ``seam:datatype`` with its value kind and typeRefs (seams.lang.field_values.DATATYPES).
 
 A typeRef is compared after dropping a ``feel:`` prefix and lower-casing it
 (DMN 1.3 writes ``number``, Camunda 7 ``integer``/``long``/``double``)."""
@@ -228,13 +224,9 @@ def _day_neighbours(day: date) -> list[date]:
 
 
 def runtime_value(value: Any, datatype: str | None) -> Any:
-    """A JSON or RDF value as the process holds it: a date variable's ISO string becomes a date,
-    a decimal variable's float its exact Decimal."""
-    if datatype == "date" and isinstance(value, str):
-        return as_date(value) or value
-    if datatype == "decimal" and isinstance(value, float):
-        return Decimal(repr(value))
-    return value
+    """A JSON or RDF value as the process holds it and a handler is given it (one type per
+    datatype: seams.lang.field_values.handler_value)."""
+    return handler_value(value, datatype)
 
 
 def variable_types(model: Model) -> dict[URIRef, VariableType]:
@@ -287,3 +279,4 @@ def rule_contradicts(rule: dict, datatype: str | None) -> str | None:
 def describe_type(vtype: VariableType) -> str:
     """``ex:days (xsd:integer)`` for messages."""
     return f"xsd:{vtype.datatype}" if vtype.datatype else "no seam:datatype"
+

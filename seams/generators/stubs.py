@@ -17,7 +17,8 @@ from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
 from seams.generators.pysource import docstring, require_identifier
-from seams.model.view import JsonError
+from seams.lang.field_values import DATATYPES
+from seams.model.view import JsonError, optional_input
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
@@ -25,14 +26,12 @@ if TYPE_CHECKING:
 
 STUBS_DIR = "stubs"
 
-# datatype -> (annotation, (module, name) it needs); docs/plugin.md (Acceptance in detail) lists the accepted values
+# where the Python types of the one datatype table come from (builtins need no import)
+_TYPE_MODULES = {"Decimal": ("decimal", "Decimal"), "date": ("datetime", "date")}
+# datatype -> (annotation, (module, name) it needs): exactly the type a handler is given
+# (seams.lang.field_values.DATATYPES, the one table; docs/model.md, "Types")
 _ANNOTATIONS: dict[Any, tuple[str, tuple[str, str] | None]] = {
-    V.XSD.string: ("str", None),
-    V.XSD.integer: ("int", None),
-    V.XSD.decimal: ("Decimal | int | float", ("decimal", "Decimal")),
-    V.XSD.boolean: ("bool", None),
-    V.XSD.date: ("datetime.date | str", ("datetime", "")),
-}
+    V.XSD[name]: (row["python"], _TYPE_MODULES.get(row["python"])) for name, row in DATATYPES.items()}
 _UNKNOWN = ("Any", ("typing", "Any"))
 
 
@@ -64,7 +63,7 @@ def stub_files(model: Model) -> dict[str, bytes]:
 def stub_source(model: Model, task: Task) -> str:
     subject = model.qname(task.iri)
     imports = {("typing", "Protocol"), ("typing", "TypedDict")}
-    inputs = _fields(model, task.reads, subject, "seam:reads", imports)
+    inputs = _fields(model, task.reads, subject, "seam:reads", imports, optional=True)
     outputs = _fields(model, task.writes, subject, "seam:writes", imports)
     methods = _binding_methods(model, task, subject, imports)
     results = _result_classes(model, task, imports)
@@ -117,7 +116,10 @@ def _import_lines(imports: set[tuple[str, str]]) -> list[str]:
     return [*(f"import {m}" for m in plain), *(f"from {m} import {', '.join(n)}" for m, n in names.items())]
 
 
-def _fields(model: Model, iris, subject: str, predicate: str, imports: set[tuple[str, str]]) -> list[str]:
+def _fields(model: Model, iris, subject: str, predicate: str, imports: set[tuple[str, str]],
+            optional: bool = False) -> list[str]:
+    """One ``name: type`` line per variable; with ``optional``, an input no form field requires
+    is ``NotRequired`` (the handler may find it missing: ``inputs.get(name)``)."""
     view = model.view
     lines: dict[str, str] = {}
     for iri in iris:
@@ -128,6 +130,9 @@ def _fields(model: Model, iris, subject: str, predicate: str, imports: set[tuple
         annotation, needs = _ANNOTATIONS.get(variable.datatype, _UNKNOWN)
         if needs:
             imports.add(needs)
+        if optional and optional_input(view, iri):
+            imports.add(("typing", "NotRequired"))
+            annotation = f"NotRequired[{annotation}]"
         lines[name] = f"    {name}: {annotation}"
     return [lines[name] for name in sorted(lines)]
 
@@ -203,6 +208,12 @@ def _about(task: Task) -> str:
     parts = [task.label or task.handler or ""]
     if task.comment:
         parts.append(task.comment)
+    if task.assumes:
+        parts.append("Assumes (seam:assumes; inputs and replies outside these are never given):\n"
+                     + "\n".join(f"    {text}" for text in task.assumes))
+    if task.raises:
+        parts.append("May raise these BPMN errors (seam:raises; an exception whose error_code is one of them):\n"
+                     + "\n".join(f"    {code}" for code in task.raises))
     shown = [e for e in task.examples if not e.held_out]  # a held-out example is never shown
     if shown:
         parts.append("Examples:\n" + "\n".join(_example_line(e) for e in shown))
@@ -210,8 +221,10 @@ def _about(task: Task) -> str:
 
 
 def _example_line(example: Example) -> str:
+    expect = (f"expect BPMN error {json.dumps(example.expect_error, ensure_ascii=False)}" if example.expect_error
+              else f"expect {_shown(example.expect)}")
     return (f"    {example.label or 'example'}: given {_shown(example.given)}, "
-            f"replies {_shown(example.replies)}, expect {_shown(example.expect)}")
+            f"replies {_shown(example.replies)}, {expect}")
 
 
 def _shown(value: Any) -> str:

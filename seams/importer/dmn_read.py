@@ -13,6 +13,7 @@ from lxml import etree
 
 from seams.errors import ProjectError
 from seams.importer.bpmn_read import label_text
+from seams.lang.field_values import type_ref_datatypes
 from seams.model.payloads import parse_xml
 
 DMN_NAMESPACES = (
@@ -23,12 +24,8 @@ DMN_NAMESPACES = (
     "https://www.omg.org/spec/DMN/20230324/MODEL/",
 )
 
-# DMN/FEEL typeRef (Camunda 7 writes Java-ish names) -> seams datatype (xsd local name)
-TYPE_REFS = {
-    "string": "string", "integer": "integer", "long": "integer", "int": "integer",
-    "double": "decimal", "number": "decimal", "decimal": "decimal", "boolean": "boolean",
-    "date": "date",
-}
+# DMN/FEEL typeRef (Camunda 7 writes Java-ish names) -> seams datatype (xsd local name), from the one table
+TYPE_REFS = type_ref_datatypes()
 
 
 @dataclass(frozen=True)

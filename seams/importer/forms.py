@@ -24,11 +24,12 @@ from lxml import etree
 from seams import vocab as V
 from seams.errors import ProjectError
 from seams.importer.names import IDENTIFIER
+from seams.lang.field_values import DATATYPES
 
 MAX_FORM_BYTES = 2_000_000
 MAX_DEPTH = 20
 
-_C7_TYPES = {"string": "string", "long": "integer", "boolean": "boolean", "date": "date", "enum": "string"}
+_C7_TYPES = {kind: name for name, row in DATATYPES.items() for kind in row["camunda_form_types"]}
 _CAMUNDA = f"{{{V.CAMUNDA_NS}}}"
 
 

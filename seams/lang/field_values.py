@@ -6,7 +6,14 @@ outputs with the same ones, so the two never disagree about a value (see
 docs/plugin.md, "Acceptance", and docs/model.md, "Types"). The plugin copies
 their source text into the acceptance module it renders for the propose
 prompt (``inspect.getsource``), hence: standard library only, and no name
-beyond ``re``, ``Mapping``, ``date`` and ``Decimal``.
+beyond ``re``, ``Mapping``, ``date``, ``Decimal`` and :data:`DATATYPES` (which the
+rendered module writes out as a literal).
+
+:data:`DATATYPES` is the one datatype table of seams: the Python type a handler
+is given for each ``seam:datatype`` (examples, generated inputs, scenarios, the
+engine, the workers), the stub's annotation, the JSON an example writes, the
+value kind conditions see and the DMN ``typeRef`` names. Every other module
+reads it (``seams.checks.types``, the stubs, the generated inputs, the importers).
 
 A rule is one form field as plain data (``seams.checks.types.field_rule``):
 ``shape`` (the shape's prefixed name) and any of ``datatype`` (an xsd local
@@ -20,6 +27,61 @@ import re
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
+
+DATATYPES: dict[str, dict] = {
+    "string": {"python": "str", "json": "string", "kind": "string", "type_refs": ("string",),
+               "type_ref": "string", "camunda_form_types": ("string", "enum")},
+    "integer": {"python": "int", "json": "integer", "kind": "number",
+                "type_refs": ("number", "integer", "long", "int"), "type_ref": "integer",
+                "camunda_form_types": ("long",)},
+    "decimal": {"python": "Decimal", "json": "number (finite)", "kind": "number",
+                "type_refs": ("number", "double", "decimal"), "type_ref": "number", "camunda_form_types": ()},
+    "boolean": {"python": "bool", "json": "true / false", "kind": "boolean", "type_refs": ("boolean",),
+                "type_ref": "boolean", "camunda_form_types": ("boolean",)},
+    "date": {"python": "date", "json": '"YYYY-MM-DD" string', "kind": "date", "type_refs": ("date",),
+             "type_ref": "date", "camunda_form_types": ("date",)},
+}
+"""``seam:datatype`` (xsd local name) -> ``python``: the type of the value a handler is given
+(``handler_value``), also its stub annotation; ``json``: how an example writes it; ``kind``: the
+value kind of the condition languages; ``type_refs``: the DMN typeRefs that may stand for it
+(a typeRef two datatypes share, ``number``, is read as the later one); ``type_ref``: the one
+seams writes; ``camunda_form_types``: the Camunda 7 embedded-form field types read as it."""
+
+
+def type_ref_datatypes():
+    """DMN typeRef (lower case, no ``feel:``) -> the datatype an importer reads it as."""
+    return {ref: name for name, row in DATATYPES.items() for ref in row["type_refs"]}
+
+
+def handler_value(value, datatype):
+    """A value as a handler is given it for ``xsd:<datatype>`` (:data:`DATATYPES`): an example's
+    JSON number becomes a ``Decimal`` for xsd:decimal (a float by its shortest repr), a whole
+    number an ``int`` for xsd:integer, an ISO string a ``date`` for xsd:date. Anything that is not
+    a value of the datatype is left as it is (the example check reports it)."""
+    python = DATATYPES.get(datatype, {}).get("python")
+    if python == "Decimal" and is_number(value):
+        return as_decimal(value)
+    if python == "int" and is_number(value) and not isinstance(value, int):
+        number = as_decimal(value)
+        return int(number) if number.is_finite() and number == number.to_integral_value() else value
+    if python == "date" and isinstance(value, str):
+        return as_date(value) or value
+    return value
+
+
+def handler_values(values, datatypes):
+    """Each named value of ``values`` (a mapping) as :func:`handler_value` makes it for its datatype
+    in ``datatypes`` (name -> xsd local name, or name -> {field: xsd local name} for a JSON object)."""
+    if not isinstance(values, Mapping):
+        return values
+    out = {}
+    for name, value in values.items():
+        datatype = datatypes.get(name)
+        if isinstance(datatype, Mapping) and isinstance(value, Mapping):
+            out[name] = {k: handler_value(v, datatype.get(k)) for k, v in value.items()}
+        else:
+            out[name] = handler_value(value, datatype) if isinstance(datatype, str) else value
+    return out
 
 
 def same(actual, expected):

@@ -71,6 +71,10 @@ def context_for(model: Model, task: Task | URIRef | str) -> Context:
         "examples": _sorted_json([_example(e) for e in found.examples], by="label"),
         "bpmn": _bpmn_fragment(model, found),
     }
+    if found.assumes:  # only when stated, so the hash of every task that states none is unchanged
+        manifest["assumes"] = list(found.assumes)
+    if found.raises:
+        manifest["raises"] = list(found.raises)
     digest = hashlib.sha256(canonical_json(manifest).encode("utf-8")).hexdigest()
     return Context(manifest=manifest, hash=digest)
 
@@ -161,6 +165,8 @@ def _example(example) -> dict:
     }
     if example.held_out:  # part of the hash; only when set, so other examples hash as before
         facts["held_out"] = True
+    if example.expect_error:
+        facts["expect_error"] = example.expect_error
     return facts
 
 

@@ -74,6 +74,7 @@ class Example:
     replies: Any
     expect: Any
     held_out: bool = False  # seam:heldOut true: judged like any other, never shown in a prompt
+    expect_error: str | None = None  # seam:expectError: the BPMN error code the handler must raise
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,8 @@ class Task:
     examples: tuple[Example, ...] = ()
     form: URIRef | None = None
     decided_by: URIRef | None = None
+    assumes: tuple[str, ...] = ()  # seam:assumes: conditions over inputs and binding replies, sorted
+    raises: tuple[str, ...] = ()  # seam:raises: BPMN error codes the handler may raise, sorted
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,7 @@ def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:
             replies=_json_or_error(graph.value(node, V.replies)),
             expect=_json_or_error(graph.value(node, V.expect)),
             held_out=_python(graph.value(node, V.heldOut)) is True,
+            expect_error=_text(graph, node, V.expectError),
         ))
     return tuple(sorted(examples, key=lambda e: (e.label or "", str(e.node))))
 
@@ -488,6 +492,8 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
                 uses=_sorted(g.objects(s, V.uses)), examples=_examples(g, s),
                 form=form if isinstance(form, URIRef) else None,
                 decided_by=decided if isinstance(decided, URIRef) else None,
+                assumes=tuple(sorted(str(o) for o in g.objects(s, V.assumes) if isinstance(o, Literal))),
+                raises=tuple(sorted(str(o) for o in g.objects(s, V.raises) if isinstance(o, Literal))),
             )
     gateways = {
         s: Gateway(iri=s, label=labels.get(s), process=_ref(g.value(s, V.inProcess)),
@@ -515,3 +521,11 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
 
     return View(processes=processes, tasks=tasks, gateways=gateways, variables=variables,
                 bindings=bindings, decisions=decisions, forms=forms, labels=labels)
+
+
+def optional_input(view: Any, iri: Any) -> bool:
+    """A variable a task may find unset: a form field sets it and none requires it
+    (no ``sh:minCount`` of 1 or more). A variable no form field sets (a task's or a decision's
+    output) is always set where it is read (the must-be-set dataflow check sees to it)."""
+    fields = [f for form in view.forms.values() for f in form.fields if f.path == iri]
+    return bool(fields) and not any((f.min_count or 0) >= 1 for f in fields)

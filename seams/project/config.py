@@ -32,6 +32,11 @@ class ProposeConfig:
     provider: str | None = None
     model: str | None = None
     timeout: float = DEFAULT_TIMEOUT
+    tries: int = 1  # answers seams propose asks for at most, each after the last one failed
+
+
+MAX_TRIES = 5
+"""Most tries ``seams propose --tries`` makes (each is a paid call)."""
 
 
 # an xsd:dayTimeDuration as job settings spell it (PT30S, PT5M, P1DT2H, PT0.5S): no years or months,
@@ -84,7 +89,7 @@ class Config:
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "project": {"base": str, "model": str, "handlers": str, "generated": str},
     "generate": {"generators": list},
-    "propose": {"provider": str, "model": str, "timeout": (int, float)},
+    "propose": {"provider": str, "model": str, "timeout": (int, float), "tries": int},
     "limits": {"payload_bytes": int, "lock_timeout": (int, float)},
     "acceptance": {"generated_cases": int},
     "workers": {"job_timeout": str, "max_jobs": int, "retries": int, "retry_backoff": str,
@@ -142,6 +147,9 @@ def parse_config(path: Path) -> Config:
     timeout = propose.get("timeout", DEFAULT_TIMEOUT)
     if not math.isfinite(timeout) or timeout <= 0:
         raise ProjectError(f"{path}: propose.timeout must be a finite number of seconds above 0, not {timeout}")
+    tries = propose.get("tries", 1)
+    if isinstance(tries, bool) or not 1 <= tries <= MAX_TRIES:
+        raise ProjectError(f"{path}: propose.tries must be a whole number from 1 to {MAX_TRIES}, not {tries}")
     limits = _check_table(path, "limits", data.get("limits", {}), _SCHEMA["limits"])
     payload_bytes = limits.get("payload_bytes", DEFAULT_PAYLOAD_BYTES)
     if payload_bytes <= 0:
@@ -171,7 +179,8 @@ def parse_config(path: Path) -> Config:
         graphs=graphs,
         generators=generators,
         propose=ProposeConfig(
-            provider=propose.get("provider"), model=propose.get("model"), timeout=float(timeout)
+            provider=propose.get("provider"), model=propose.get("model"), timeout=float(timeout),
+            tries=tries,
         ),
         payload_bytes=payload_bytes,
         lock_timeout=float(lock_timeout),

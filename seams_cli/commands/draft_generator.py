@@ -21,19 +21,21 @@ from seams.checks.clean_text import clean_text_problem
 from seams.errors import DraftGeneratorError, SeamsError
 from seams.generators.new_generator import default_out, scaffold, write
 from seams.generators.package import package_name
-from seams.model.loading import load_model
-from seams.project.layout import load_project
+from seams.model.loading import Model, load_model
+from seams.project.layout import Project, load_project
 from seams.project.project_lock import project_lock
 from seams_cli.commands import new_generator
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
     add_refresh_argument,
+    add_tries_argument,
     cache_key,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    chosen_tries,
     read_cached,
     say,
     say_provider,
@@ -51,10 +53,12 @@ from seams_cli.workflows.generator_draft import (
     vocabulary_text,
 )
 from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
+from seams_runtime.sandbox import Sandbox
 
 EXIT_CODES = {SeamsError: 1}
 """docs/draft-generator.md: every error of this command exits 1, a project error too."""
 TEMPLATE = "draft-generator-v2.txt"
+FOLLOW_UP = "draft-generator-followup-v1.txt"
 CACHE_DIR = "generator-drafts"
 
 
@@ -63,6 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new_generator.add_arguments(parser)
     add_provider_arguments(parser)
     add_refresh_argument(parser)
+    add_tries_argument(parser)
     add_sandbox_argument(parser)
     add_project_arguments(parser)
 
@@ -72,14 +77,21 @@ def build_prompt(*, reference_name: str, reference: str, subjects: Sequence[tupl
     """The draft-generator-v2 prompt: the reference's file name and text, the model's labelled
     subjects with their types, the seams.vocab names and the scaffold's package module, each
     a DATA block. A pure function of its arguments, byte for byte."""
-    return fill(load_template(TEMPLATE), {
+    return fill(load_template(TEMPLATE), prompt_values(reference_name=reference_name, reference=reference,
+                                                       subjects=subjects, package=package))
+
+
+def prompt_values(*, reference_name: str, reference: str, subjects: Sequence[tuple[str, str, str]],
+                  package: str) -> dict[str, str]:
+    """The DATA blocks of the draft-generator prompts (the first and the follow-up)."""
+    return {
         "reference_name": quote(reference_name, label="reference name"),
         "reference": quote(reference, label="reference"),
         "subjects": quote(subjects_text(list(subjects)) or "(the model has no labelled subjects)",
                           label="subjects"),
         "vocabulary": quote(vocabulary_text(), label="vocabulary"),
         "package": quote(package, label="package module"),
-    })
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,36 +107,38 @@ def run(args: argparse.Namespace) -> int:
     package = package_name(args.name)
     reference = default_files[f"{package}/templates/{reference_path.name}"].decode("utf-8")  # verbatim
     package_module = default_files[f"{package}/__init__.py"].decode("utf-8")
-    prompt = build_prompt(reference_name=reference_path.name, reference=reference,
-                          subjects=model_subjects(model), package=package_module)
-
-    say(f"prompt {hashlib.sha256(prompt.encode('utf-8')).hexdigest()}")
-    say_provider(provider, llm_model)
+    tries = chosen_tries(args.tries, project.config)
+    values = prompt_values(reference_name=reference_path.name, reference=reference,
+                           subjects=model_subjects(model), package=package_module)
     reference_sha = hashlib.sha256(reference.encode("utf-8")).hexdigest()  # the file's bytes: strict UTF-8
-    key = cache_key([reference_sha, model.hash, TEMPLATE, provider], llm_model=llm_model)
-    cached_path = project.cache_dir / CACHE_DIR / f"{key}.json"
-
-    def ask() -> DraftAnswer:
-        text = call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                             llm_model=llm_model, project_root=project.root)
-        return parse_answer(strip_fence(text))
-
-    answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask,  # kept once the golden test passed
-                                refresh=args.refresh)
-
-    for key in ("extract", "template"):
-        unclean = clean_text_problem(getattr(answer, key))
-        if unclean:
-            raise DraftGeneratorError(f"answer {key} {unclean}")
-    files = assemble(args.name, reference_path, answer)
-    verdict = golden_verdict(model, f"seams-{args.name}", files, reference_path.name,
-                             timeout=project.config.propose.timeout, extra_env=sandbox_env(sandbox))
-    if verdict.refusal is not None:  # extract, no-logic or restated-label: the item's own line
-        raise DraftGeneratorError(verdict.refusal)
-    failures = verdict.failures
-    if failures:
-        raise DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch package",
-                                  details=[f"failed {line}" for line in failures])
+    previous: tuple[str, list[str]] | None = None  # the refused answer's text and its lines
+    for attempt in range(1, tries + 1):
+        if tries > 1:
+            say(f"try {attempt} of {tries}")
+        if previous is None:
+            prompt = fill(load_template(TEMPLATE), values)
+            parts = [reference_sha, model.hash, TEMPLATE, provider]
+        else:
+            prompt = fill(load_template(FOLLOW_UP), {
+                **values, "previous_try": str(attempt - 1), "tries": str(tries),
+                "previous": quote(previous[0], label="previous answer"),
+                "failures": quote("\n".join(previous[1]), label="failed lines")})
+            parts = [reference_sha, model.hash, FOLLOW_UP, provider, f"try {attempt}", _digest(previous[0]),
+                     _digest("\n".join(previous[1]))]
+        say(f"prompt {_digest(prompt)}")
+        if attempt == 1:
+            say_provider(provider, llm_model)
+        try:
+            answer, hit, cached_path, files = _one_try(args, project, model, reference_path, sandbox, provider,
+                                                       llm_model, prompt, parts)
+            break
+        except _Refused as refused:
+            if attempt == tries:
+                raise refused.error from None
+            lines = [str(refused.error), *refused.error.details]
+            for line in lines:
+                say(f"failed {line}" if not line.startswith("failed ") else line)
+            previous = (refused.text, lines)
     say("tests passed")
     with project_lock(project.root, timeout=project.config.lock_timeout, command="seams draft-generator"):
         written = write(files, out, force=args.force)
@@ -135,6 +149,54 @@ def run(args: argparse.Namespace) -> int:
     for step in next_steps(args.name, out, project.config.generators):
         say(f"next: {step}")
     return 0
+
+
+class _Refused(Exception):
+    """One try's answer was refused: the error to raise when it was the last, and its text."""
+
+    def __init__(self, error: DraftGeneratorError, text: str):
+        super().__init__(str(error))
+        self.error, self.text = error, text
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _one_try(args: argparse.Namespace, project: Project, model: Model, reference_path: Path, sandbox: Sandbox,
+             provider: str, llm_model: str | None, prompt: str,
+             parts: list[str]) -> tuple[DraftAnswer, bool, Path, dict[str, bytes]]:
+    """(answer, cache hit, cache path, files) of an answer that passed its checks, else _Refused."""
+    key = cache_key(parts, llm_model=llm_model)
+    cached_path = project.cache_dir / CACHE_DIR / f"{key}.json"
+    said: list[str] = []
+
+    def ask() -> DraftAnswer:
+        text = call_provider(provider, prompt, timeout=project.config.propose.timeout,
+                             llm_model=llm_model, project_root=project.root)
+        said.append(text)
+        return parse_answer(strip_fence(text))
+
+    try:
+        answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask,  # kept once the golden test passed
+                                    refresh=args.refresh)
+    except DraftGeneratorError as error:  # not an answer at all (not JSON, a key missing)
+        raise _Refused(error, said[-1] if said else "") from None
+    text = answer.cache_text()
+    for key in ("extract", "template"):
+        unclean = clean_text_problem(getattr(answer, key))
+        if unclean:
+            raise _Refused(DraftGeneratorError(f"answer {key} {unclean}"), text)
+    files = assemble(args.name, reference_path, answer)
+    verdict = golden_verdict(model, f"seams-{args.name}", files, reference_path.name,
+                             timeout=project.config.propose.timeout, extra_env=sandbox_env(sandbox))
+    if verdict.refusal is not None:  # extract, no-logic or restated-label: the item's own line
+        raise _Refused(DraftGeneratorError(verdict.refusal), text)
+    failures = verdict.failures
+    if failures:
+        raise _Refused(DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch "
+                                           "package", details=[f"failed {line}" for line in failures]), text)
+    return answer, hit, cached_path, files
 
 
 def next_steps(name: str, out: Path, enabled: Sequence[str] | None) -> list[str]:

@@ -17,12 +17,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pytest_seams.generated_inputs import contract_text
 from seams.checks.handler_drafts import BY_HAND, draft_record, handler_imports, with_draft
 from seams.checks.shapes_wellformed import wellformedness_findings
 from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
 from seams.model.context import context_for, shown_facts
-from seams.model.loading import load_model
+from seams.model.loading import Model, load_model
 from seams.model.resolve import resolve_task
 from seams.model.view import Task
 from seams.project.layout import Project, load_project
@@ -32,11 +33,13 @@ from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
     add_refresh_argument,
+    add_tries_argument,
     cache_key,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    chosen_tries,
     mark_rejected,
     read_cached,
     rejected_marker,
@@ -51,11 +54,15 @@ from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox,
 from seams_edit.files import apply
 from seams_edit.undo import undo_dir
 from seams_runtime.acceptance_source import acceptance_source
+from seams_runtime.sandbox import Sandbox
+from seams_runtime.task_specs import task_specs
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 
-TEMPLATE = "draft-v1.txt"
+TEMPLATE = "draft-v2.txt"
+FOLLOW_UP = "draft-followup-v1.txt"
 DRAFTS_DIR = "drafts"
+HELD_OUT_FAILED = "a held-out example failed"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the service task: IRI, prefixed name, BPMN id or handler name")
     add_provider_arguments(parser)
     add_refresh_argument(parser)
+    add_tries_argument(parser)
     parser.add_argument("--force", action="store_true",
                         help="replace an existing handler module that is unchanged since its lock record")
     parser.add_argument("--overwrite", action="store_true",
@@ -71,17 +79,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_arguments(parser)
 
 
-def build_prompt(manifest: Mapping, *, stub: str, tests: str) -> str:
-    """The draft-v1 prompt: the facts (JSON, held-out examples left out), the BPMN element,
-    the stub and the acceptance tests, each a DATA block. A pure function of its arguments,
-    byte for byte."""
+def prompt_values(manifest: Mapping, *, stub: str, tests: str, contract: str = "") -> dict[str, str]:
+    """The DATA blocks every draft prompt holds: the facts (JSON, held-out examples left out),
+    the BPMN element, the stub, the acceptance tests and the contract in words."""
     facts = shown_facts(manifest)
-    return fill(load_template(TEMPLATE), {
+    return {
         "facts": quote(json.dumps(facts, sort_keys=True, indent=2, ensure_ascii=False), label="facts"),
         "bpmn": quote(manifest.get("bpmn") or "(the task has no BPMN element)", label="bpmn"),
         "stub": quote(stub, label="stub"),
         "tests": quote(tests, label="tests"),
+        "contract": quote(contract or "(no contract text)", label="contract"),
+    }
+
+
+def build_prompt(manifest: Mapping, *, stub: str, tests: str, contract: str = "") -> str:
+    """The draft-v2 prompt: :func:`prompt_values`, each a DATA block. A pure function of its
+    arguments, byte for byte."""
+    return fill(load_template(TEMPLATE), prompt_values(manifest, stub=stub, tests=tests, contract=contract))
+
+
+def build_follow_up(values: Mapping[str, str], *, previous: str, failures: list[str], previous_try: int,
+                    tries: int) -> str:
+    """The draft-followup-v1 prompt: the draft prompt's blocks, the refused answer and the lines
+    it failed with (held-out examples already reduced to :data:`HELD_OUT_FAILED`)."""
+    return fill(load_template(FOLLOW_UP), {
+        **values, "previous_try": str(previous_try), "tries": str(tries),
+        "previous": quote(previous, label="previous answer"),
+        "failures": quote("\n".join(failures), label="failed lines"),
     })
+
+
+def shown_failures(lines: list[str], held_out: list[str]) -> list[str]:
+    """The ``failed`` lines a follow-up prompt may show: a line about a held-out example (its item,
+    or the contract over it) becomes ``failed: a held-out example failed``, with no label or value."""
+    shown: list[str] = []
+    for line in lines:
+        if any(f"::example[{label}]" in line or f"example {label!r}" in line for label in held_out):
+            line = f"failed: {HELD_OUT_FAILED}"
+        if line not in shown:
+            shown.append(line)
+    return shown
 
 
 def draft_text(answer: str) -> str:
@@ -106,32 +143,39 @@ def run(args: argparse.Namespace) -> int:
         raise SeamsError(f"{malformed[0].line()} (the shapes graph must be well-formed first; "
                          "seams check lists every problem)")
     sandbox = chosen_sandbox(args.no_sandbox)  # no sandbox, no paid call
+    tries = chosen_tries(args.tries, project.config)
     context = context_for(model, task.iri)
-    prompt = build_prompt(context.manifest, stub=stub_source(model, task),
-                          tests=acceptance_source(project, model, task))
+    (_, spec), = task_specs(project, model, task)
+    values = prompt_values(context.manifest, stub=stub_source(model, task),
+                           tests=acceptance_source(project, model, task), contract=contract_text(spec))
+    held_out = [e.label for e in spec.examples if e.held_out]
 
     say(f"task {task.iri}")
     say(f"context {context.hash}")
-    say(f"template {TEMPLATE}")
-    say_provider(provider, llm_model)
-    key = cache_key([context.hash, TEMPLATE, provider], llm_model=llm_model)
-    cached_path = project.cache_dir / DRAFTS_DIR / f"{key}.py"
-    draft, _ = cached_answer(
-        lambda: read_cached(cached_path),
-        lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                                         llm_model=llm_model, project_root=project.root)),
-        lambda text: write_cached(project.cache_dir, cached_path, text),
-        refresh=args.refresh, rejected=rejected_marker(cached_path))
-    data = draft.encode("utf-8")
-    digest = hashlib.sha256(data).hexdigest()
-    say(f"draft {digest}")
-
-    failures = acceptance_failures(project, model, task, target, draft, sandbox_env(sandbox))
+    draft, template, attempt = "", TEMPLATE, 0
+    failures: list[str] = []
+    for attempt in range(1, tries + 1):
+        if tries > 1:
+            say(f"try {attempt} of {tries}")
+        if attempt == 1:
+            template, parts = TEMPLATE, [context.hash, TEMPLATE, provider]
+            prompt = fill(load_template(TEMPLATE), values)
+            say(f"template {template}")
+            say_provider(provider, llm_model)
+        else:  # the previous answer and what it failed, held-out examples reduced to one line
+            shown = shown_failures(failures, held_out)
+            template = FOLLOW_UP
+            prompt = build_follow_up(values, previous=draft, failures=shown, previous_try=attempt - 1, tries=tries)
+            parts = [context.hash, FOLLOW_UP, provider, f"try {attempt}", _digest(draft), _digest("\n".join(shown))]
+            say(f"template {template}")
+        draft, failures = _one_try(project, model, task, target, sandbox, provider, llm_model, prompt, parts,
+                                   refresh=args.refresh)
+        if not failures:
+            break
     if failures:
-        for line in failures:
-            say(line)
-        mark_rejected(project.cache_dir, cached_path, failures)
         return 1
+    data = draft.encode("utf-8")
+    digest = _digest(draft)
     say("tests passed")
     with project_lock(project.root, timeout=project.config.lock_timeout, command="seams propose"):
         # what the draft was tested against must still hold: another command may have written meanwhile
@@ -141,11 +185,37 @@ def run(args: argparse.Namespace) -> int:
             raise SeamsError(f"the model changed while the draft for {model.qname(task.iri)} was tested; "
                              "run seams propose again")
         _write_accepted(project, target, data, draft_record(
-            task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
+            task=str(task.iri), module=module, context_hash=context.hash, template=template,
             provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record(),
-            imports=handler_imports(project, target)))
+            imports=handler_imports(project, target), attempt=attempt))
     say(f"wrote {module}")
     return 0
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _one_try(project: Project, model: Model, task: Task, target: Path, sandbox: Sandbox, provider: str,
+             llm_model: str | None, prompt: str, parts: list[str], *, refresh: bool) -> tuple[str, list[str]]:
+    """One answer, from the cache (its key built from ``parts``) or the provider, judged:
+    (draft, failed lines); the lines are printed, and a rejection is remembered beside the entry."""
+    key = cache_key(parts, llm_model=llm_model)
+    cached_path = project.cache_dir / DRAFTS_DIR / f"{key}.py"
+    draft, _ = cached_answer(
+        lambda: read_cached(cached_path),
+        lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
+                                         llm_model=llm_model, project_root=project.root)),
+        lambda text: write_cached(project.cache_dir, cached_path, text),
+        refresh=refresh, rejected=rejected_marker(cached_path))
+    say(f"draft {_digest(draft)}")
+    failures = acceptance_failures(project, model, task, target, draft, sandbox_env(sandbox))
+    for line in failures:
+        say(line)
+    if failures:
+        mark_rejected(project.cache_dir, cached_path, failures)
+    return draft, failures
+
 
 
 def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, force: bool) -> None:

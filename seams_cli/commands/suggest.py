@@ -12,6 +12,7 @@ seams_edit with undo. Output lines and exit codes: docs/suggest.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
 from dataclasses import replace
 
 from seams.errors import GeneratorError, ResolutionError
@@ -21,21 +22,27 @@ from seams.project.project_lock import project_lock
 from seams.suggestions.answer import KIND, parse_answer, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import original_conditions
+from seams_cli.llm.prompting import fill, load_template
 from seams_cli.llm.provider import (
     add_provider_arguments,
     add_refresh_argument,
+    add_tries_argument,
     cached_answer,
     call_provider,
     chosen_llm_model,
     chosen_provider,
+    chosen_tries,
     mark_rejected,
     say,
     say_provider,
     strip_fence,
 )
+from seams_cli.llm.provider import (
+    cache_key as key_of,
+)
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.suggest.build import build_change, change_files
-from seams_cli.workflows.suggest.prompt import TEMPLATE, build_prompt
+from seams_cli.workflows.suggest.prompt import FOLLOW_UP, TEMPLATE, build_follow_up, prompt_values
 from seams_cli.workflows.suggest.review import review_page, show, write_review
 from seams_cli.workflows.suggest.scratch_check import check_in_scratch
 from seams_cli.workflows.suggest.store import (
@@ -87,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kind", choices=[KIND], default=KIND, help=f"the kind of change (default: {KIND})")
     add_provider_arguments(parser)
     add_refresh_argument(parser)
+    add_tries_argument(parser)
     add_project_arguments(parser)
 
 
@@ -111,40 +119,72 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
         say(NO_CANDIDATES)
         return 0
     provider = chosen_provider(args.provider, project.config)
-    prompt = build_prompt(model, candidates)
-    say(f"template {TEMPLATE}")
-    say_provider(provider, llm_model)
-    key = cache_key(model.hash, TEMPLATE, provider, llm_model)
-    about = {"model_hash": model.hash, "template": TEMPLATE, "provider": provider,
-             **({"llm_model": llm_model} if llm_model else {})}
+    tries = chosen_tries(args.tries, project.config)
+    values = prompt_values(model, candidates)
+    previous: tuple[str, list[str]] | None = None  # the rejected response and its lines
+    for attempt in range(1, tries + 1):
+        if tries > 1:
+            say(f"try {attempt} of {tries}")
+        if previous is None:
+            template, prompt = TEMPLATE, fill(load_template(TEMPLATE), values)
+            key = cache_key(model.hash, TEMPLATE, provider, llm_model)
+        else:
+            template = FOLLOW_UP
+            prompt = build_follow_up(values, previous=previous[0], failures=previous[1], previous_try=attempt - 1,
+                                     tries=tries)
+            key = key_of([model.hash, FOLLOW_UP, provider, f"try {attempt}", _digest(previous[0]),
+                          _digest("\n".join(previous[1]))], llm_model=llm_model)
+        say(f"template {template}")
+        if attempt == 1:
+            say_provider(provider, llm_model)
+        about = {"model_hash": model.hash, "template": template, "provider": provider,
+                 **({"llm_model": llm_model} if llm_model else {})}
+        response = _answer(project, key, prompt, about, provider, llm_model, refresh=args.refresh)
+        try:
+            ident = _check(project, model, candidates, response, provider, llm_model, template)
+            break
+        except (GeneratorError, ResolutionError) as exc:
+            # a verdict on the answer: a re-run says the cached answer was rejected before
+            lines = [str(exc), *getattr(exc, "details", ())]
+            mark_rejected(project.cache_dir, rejected_path(project, key), lines)
+            if attempt == tries:
+                raise
+            for line in lines:
+                say(f"failed {line}")
+            previous = (response, lines)
+    say(f"accept with: seams suggest --accept {ident[:SHORT_ID]}")
+    return 0
+
+
+def _answer(project, key: str, prompt: str, about: dict[str, str], provider: str, llm_model: str | None, *,
+            refresh: bool) -> str:
+    """One try's response: cached under ``key``, else the provider's (then cached at once)."""
     response, _ = cached_answer(
         lambda: read_cache(project, key),
         lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
                               llm_model=llm_model, project_root=project.root),
         lambda text: write_cache(project, key, text, about),
-        refresh=args.refresh, rejected=rejected_path(project, key))
-    try:
-        ident = _check(project, model, candidates, response, provider, llm_model)
-    except (GeneratorError, ResolutionError) as exc:
-        # a verdict on the answer: a re-run says the cached answer was rejected before
-        mark_rejected(project.cache_dir, rejected_path(project, key), [str(exc), *exc.details])
-        raise
-    say(f"accept with: seams suggest --accept {ident[:SHORT_ID]}")
-    return 0
+        refresh=refresh, rejected=rejected_path(project, key))
+    return response
 
 
-def _check(project, model, candidates, response: str, provider: str, llm_model: str | None) -> str:
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _check(project, model, candidates, response: str, provider: str, llm_model: str | None,
+           template: str = TEMPLATE) -> str:
     """Parse, build and check the answer; store it as pending; its id."""
     suggestion = parse_answer(strip_fence(response), model, candidates)
     say(f"gateway {suggestion.gateway}")
     candidate = candidate_for(candidates, model, suggestion.gateway)
     files = change_files(model, build_change(model, suggestion))
-    ident = suggestion_id(model.hash, TEMPLATE, provider, response, llm_model)
+    ident = suggestion_id(model.hash, template, provider, response, llm_model)
     relpaths = {path: project.relative(path) for path in files}
     old = {path: read_or_none(path) for path in files}
     diffs = {relpaths[p]: unified_diff(relpaths[p], old[p], data) for p, data in files.items()}
     pending = Pending(id=ident, kind=suggestion.kind, gateway=suggestion.gateway, model_hash=model.hash,
-                      template=TEMPLATE, provider=provider, llm_model=llm_model,
+                      template=template, provider=provider, llm_model=llm_model,
                       files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json(),
                       original_conditions=original_conditions(candidate),
                       hashes={relpaths[p]: file_hashes(old[p], data, diffs[relpaths[p]]) for p, data in files.items()})

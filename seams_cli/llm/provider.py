@@ -84,6 +84,23 @@ def chosen_provider(flag: str | None, config: Config) -> str:
     return command
 
 
+def add_tries_argument(parser: argparse.ArgumentParser) -> None:
+    """``--tries N``, spelled the same by every command that may ask again after a refusal."""
+    parser.add_argument("--tries", metavar="N", type=int, default=None,
+                        help="ask again up to N times in all, showing the provider the failed lines of its "
+                             "previous answer (default: [propose] tries, else 1)")
+
+
+def chosen_tries(flag: int | None, config: Config) -> int:
+    """``--tries`` wins over ``[propose] tries``; from 1 to MAX_TRIES."""
+    from seams.project.config import MAX_TRIES
+
+    tries = flag if flag is not None else config.propose.tries
+    if isinstance(tries, bool) or not 1 <= tries <= MAX_TRIES:
+        raise ProjectError(f"propose.tries (--tries) must be a whole number from 1 to {MAX_TRIES}, not {tries}")
+    return tries
+
+
 def chosen_llm_model(flag: str | None, config: Config) -> str | None:
     """``--llm-model`` wins over ``[propose] model``; either must be a non-empty name."""
     if flag is None:

@@ -199,7 +199,7 @@ class Runtime:
                 self._handles[id(executor)] = handle
             handle = self._handles[id(executor)]
             result, error, inputs, fakes = call_handle(handle, spec.reads, spec.bindings, _plain(task.data),
-                                                       self.replies)
+                                                       self.replies, datatypes=spec.datatypes())
         except (ExecutorGone, SandboxUnavailable) as exc:
             raise ScenarioStop(element, f"{spec.subject} seam:handler: {exc}") from None
         at = f"{spec.subject} (handler {spec.module})"

@@ -59,7 +59,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "refused": {"description": _text(TEXT_LIMIT)},
     "imported": {"problems": _pairs},
     "returned": {"value": ANY, "undeclared": _names(TEXT_LIMIT)},
-    "raised": {"description": _text(TEXT_LIMIT), "undeclared": _names(TEXT_LIMIT)},
+    "raised": {"description": _text(TEXT_LIMIT), "undeclared": _names(TEXT_LIMIT),
+               "error_code": lambda v: v is None or (type(v) is str and len(v) <= NAME_LIMIT)},
     "binding": {"name": _text(NAME_LIMIT)},
     "call": {"name": _text(NAME_LIMIT), "args": lambda v: type(v) is list,
              "kwargs": lambda v: type(v) is dict and all(len(k) <= NAME_LIMIT for k in v)},
@@ -102,9 +103,10 @@ class Opaque:
 class RemoteError(Exception):
     """What ``handle`` raised in the executor, already described there."""
 
-    def __init__(self, description: str):
+    def __init__(self, description: str, error_code: str | None = None):
         super().__init__(description)
         self.seams_description = description
+        self.error_code = error_code  # the BPMN error code it carried, if any
 
 
 def decode(value: Any, depth: int = 0) -> Any:
@@ -367,7 +369,8 @@ class RemoteHandle:
             if op in ("returned", "raised"):
                 inputs.undeclared.extend(message["undeclared"])
                 if op == "raised":
-                    raise RemoteError(message["description"][:2000])
+                    code = message["error_code"]
+                    raise RemoteError(message["description"][:2000], code or None)
                 return decode(message["value"])
             executor.send(self._answer(message, bindings))
 

@@ -465,7 +465,9 @@ def serve(channel):
                 result = handle(inputs, Bindings(channel))
                 channel.send({"op": "returned", "value": encode(result), "undeclared": names(inputs.undeclared)})
             except BaseException as exc:
-                channel.send({"op": "raised", "description": describe(exc), "undeclared": names(inputs.undeclared)})
+                code = getattr(exc, "error_code", None)  # a BPMN error (docs/model.md, "Declared errors")
+                channel.send({"op": "raised", "description": describe(exc), "undeclared": names(inputs.undeclared),
+                              "error_code": code[:200] if isinstance(code, str) and code else None})
         elif op == "extract":
             try:
                 channel.send(run_extract(request))

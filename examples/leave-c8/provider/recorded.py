@@ -27,7 +27,7 @@ def data_blocks(prompt: str) -> dict[str, str]:
 
 
 def draft_subject(prompt: str) -> str:
-    """draft-v1: the task IRI from the facts block."""
+    """draft-v1, draft-v2 and draft-followup-v1: the task IRI from the facts block."""
     return json.loads(data_blocks(prompt)["facts"])["task"]
 
 
@@ -44,6 +44,7 @@ def generator_subject(prompt: str) -> str:
 # template -> how to find the subject of one of its prompts
 SUBJECTS = {
     "draft-v1.txt": draft_subject,
+    "draft-v2.txt": draft_subject,
     "draft-generator-v1.txt": generator_subject,
     "suggest-v1.txt": suggest_subject,
     "suggest-v2.txt": suggest_subject,
@@ -142,6 +143,7 @@ VARIABLES_GENERATOR = "```json\n" + json.dumps(
 # (template, subject) -> recorded answer
 ANSWERS = {
     ("draft-v1.txt", "https://example.org/leave/RecordLeave"): RECORD_LEAVE,
+    ("draft-v2.txt", "https://example.org/leave/RecordLeave"): RECORD_LEAVE,
     ("draft-generator-v1.txt", "variables.md"): VARIABLES_GENERATOR,
     ("suggest-v2.txt", "Gateway_Escalate"): ESCALATION,
     ("suggest-v3.txt", "Gateway_Escalate"): ESCALATION,

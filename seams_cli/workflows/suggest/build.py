@@ -43,6 +43,7 @@ from seams import vocab as V
 from seams.errors import EditError, GeneratorError
 from seams.generators.pysource import snake_name
 from seams.lang.condition import parse_condition
+from seams.lang.field_values import DATATYPES
 from seams.model.loading import Model, PayloadFile
 from seams.suggestions.answer import Suggestion, feel_literal, output_variable
 from seams.suggestions.candidates import Candidate, candidate_for, find_candidates
@@ -51,8 +52,7 @@ from seams_edit.bpmn import insert_task_before, outcome_name, set_condition
 from seams_edit.dmn import add_decision, new_dmn_payload
 from seams_edit.xml import load_payload, save_payload
 
-TYPE_REFS = {V.XSD.string: "string", V.XSD.integer: "integer", V.XSD.decimal: "number",
-             V.XSD.boolean: "boolean", V.XSD.date: "date"}
+TYPE_REFS = {V.XSD[name]: row["type_ref"] for name, row in DATATYPES.items()}
 """DMN typeRef per variable datatype (FEEL's names; ``integer`` as Camunda writes it)."""
 DEFAULT_MAP_RESULT = "singleEntry"
 """camunda:mapDecisionResult for a one-output table when no existing task shows another."""

@@ -21,9 +21,25 @@ from seams.suggestions.candidates import Candidate
 from seams_cli.llm.prompting import fill, load_template, quote
 
 TEMPLATE = "suggest-v3.txt"
+FOLLOW_UP = "suggest-followup-v1.txt"
 
 
 def build_prompt(model: Model, candidates: list[Candidate]) -> str:
+    return fill(load_template(TEMPLATE), prompt_values(model, candidates))
+
+
+def build_follow_up(values: dict[str, str], *, previous: str, failures: list[str], previous_try: int,
+                    tries: int) -> str:
+    """The suggest-followup-v1 prompt: the blocks of the first, the rejected answer and its lines."""
+    return fill(load_template(FOLLOW_UP), {
+        **values, "previous_try": str(previous_try), "tries": str(tries),
+        "previous": quote(previous, label="previous answer"),
+        "failures": quote("\n".join(failures), label="failed lines"),
+    })
+
+
+def prompt_values(model: Model, candidates: list[Candidate]) -> dict[str, str]:
+    """The DATA blocks of the suggest prompts (the first and the follow-up)."""
     view = model.view
     gateways = [{
         "gateway": c.element_id,
@@ -52,13 +68,13 @@ def build_prompt(model: Model, candidates: list[Candidate]) -> str:
     } for d in decisions]
     dmn = [fragment(model.payloads.get(d.payload), d.element_id) for d in decisions
            if d.payload in model.payloads and d.element_id]
-    return fill(load_template(TEMPLATE), {
+    return {
         "gateways": quote(_json(gateways), label="gateways"),
         "bpmn": quote("\n".join(x for x in bpmn if x) or "(none)", label="bpmn elements"),
         "variables": quote(_json(variable_facts(view, tuple(known))), label="variables"),
         "decisions": quote(_json(facts), label="decisions"),
         "dmn": quote("\n".join(x for x in dmn if x) or "(none)", label="dmn decisions"),
-    })
+    }
 
 
 def _json(value: Any) -> str:

@@ -18,7 +18,7 @@ class Inputs(TypedDict):
 
 class Outputs(TypedDict):
     """The variables the task sets (seam:writes), exactly these."""
-    balance_left: Decimal | int | float
+    balance_left: Decimal
 
 
 class Bindings(Protocol):

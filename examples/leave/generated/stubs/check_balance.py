@@ -18,13 +18,13 @@ class Inputs(TypedDict):
 
 class Outputs(TypedDict):
     """The variables the task sets (seam:writes), exactly these."""
-    balance_left: Decimal | int | float
+    balance_left: Decimal
 
 
 class Bindings(Protocol):
     """The external services the task may call (seam:uses), one method each."""
 
-    def balances(self, employee: str, leave_type: str) -> Decimal | int | float:
+    def balances(self, employee: str, leave_type: str) -> Decimal:
         """Leave balance service
 
         Returns how many days of the given leave type the employee has left, as a decimal.
