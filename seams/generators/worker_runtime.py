@@ -310,7 +310,7 @@ RUNTIME = (is_number, as_decimal, as_date, show, datatype_problem, WorkerError, 
 """What every generated workers module holds, in this order (its source text, copied)."""
 RUNTIME_IMPORTS = ("import importlib", "import json", "import logging", "import os", "import re", "import socket",
                    "import sys", "import threading", "import time", "from collections.abc import Callable, Mapping",
-                   "from datetime import date, datetime, timezone", "from decimal import Decimal",
+                   "from datetime import UTC, date, datetime", "from decimal import Decimal",
                    "from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer",
                    "from types import SimpleNamespace", "from typing import Any")
 """The standard-library imports :data:`RUNTIME` needs (``re``: the copied value checks)."""
