@@ -90,6 +90,7 @@ class DmnInterpreter:
         self.inputs: dict[str, object] = {}
         self.cache: dict[tuple[str, str], object] = {}
         self.depth = 0
+        self.errors: list[str] = []  # what went wrong (as null) in the last decide or invoke
 
     # ---- entry points -------------------------------------------------------------------------------
     def decide(self, name: str, inputs: Mapping[str, object]) -> object:
@@ -107,11 +108,12 @@ class DmnInterpreter:
             raise Unsupported(f"no decision service named {name!r}")
         function = self.function_of(self.main, element, ())
         return invoke(function, named={k: v for k, v in self.inputs.items() if k in function.parameters},
-                      scope=Scope({}, ROOT))
+                      scope=Scope({}, ROOT, errors=self.errors))
 
     def _start(self, inputs: Mapping[str, object]) -> None:
         self.inputs = {normal_name(k): feel_value(v) for k, v in inputs.items()}
         self.cache = {}
+        self.errors.clear()
 
     # ---- the DRG ------------------------------------------------------------------------------------
     def resolve(self, model: DmnModel, href: str) -> tuple[DmnModel, etree._Element]:
@@ -176,7 +178,7 @@ class DmnInterpreter:
                     value = self.input_value(target, required, inner_path)
                 self._bind(values, prefix, required.get("name") or "", value)
         self.knowledge(model, element, values, path)
-        return Scope(values, ROOT, types=self.type_checker(model))
+        return Scope(values, ROOT, types=self.type_checker(model), errors=self.errors)
 
     def knowledge(self, model: DmnModel, element: etree._Element, values: dict[str, object],
                   path: tuple[str, ...]) -> None:
@@ -204,7 +206,7 @@ class DmnInterpreter:
         if kind == "businessKnowledgeModel":
             logic = model.child(element, "encapsulatedLogic")
             values: dict[str, object] = {}
-            scope = Scope(values, ROOT, types=self.type_checker(model))
+            scope = Scope(values, ROOT, types=self.type_checker(model), errors=self.errors)
             if logic is None:
                 return Function(name, (), lambda: None)
             function = self.function_definition(model, logic, scope, name,
@@ -489,9 +491,7 @@ class DmnInterpreter:
             for component in components:
                 key = normal_name(component.get("name") or "")
                 if key not in value:
-                    if strict:
-                        return _MISMATCH
-                    continue
+                    return _MISMATCH
                 inner = self._coerce(model, component, value[key], strict=strict)
                 if inner is _MISMATCH:
                     return _MISMATCH

@@ -27,10 +27,13 @@ class Scope:
     __slots__ = ("errors", "parent", "types", "values", "depth")
 
     def __init__(self, values: Mapping[str, object], parent: Scope | None = None,
-                 types: Callable[[str], Callable[[object], bool] | None] | None = None):
+                 types: Callable[[str], Callable[[object], bool] | None] | None = None,
+                 errors: list[str] | None = None):
         self.values = values
         self.parent = parent
-        self.errors: list[str] = parent.errors if parent is not None else []
+        if errors is None:  # a scope right above the built-ins starts its own list
+            errors = parent.errors if parent is not None and parent.parent is not None else []
+        self.errors: list[str] = errors
         self.types = types if types is not None else (parent.types if parent is not None else None)
         self.depth: int = parent.depth if parent is not None else 0
 
@@ -150,8 +153,9 @@ def _filter(node: Node, scope: Scope) -> object:
         return None if isinstance(index, Decimal) else []
     kept = []
     for position, item in enumerate(items):
-        frame: dict[str, object] = dict(item) if isinstance(item, dict) else {}
-        frame["item"] = item
+        frame: dict[str, object] = {"item": item}
+        if isinstance(item, dict):
+            frame.update(item)
         verdict = evaluate_node(node[2], scope.child(frame))
         if position == 0 and isinstance(verdict, Decimal):
             return _at(items, verdict)
@@ -216,7 +220,7 @@ def _match(function: Function, positional: list | None, named: dict | None) -> l
             fixed = [named.get(p) for p in parameters[:-1]]
             rest = named.get(parameters[-1])
             return [*fixed, *(rest if isinstance(rest, list) else [rest])]
-        required = getattr(function, "required", len(parameters))
+        required = getattr(function, "required", 0)
         if any(p not in named for p in parameters[:required]):
             return None
         return [named.get(p) for p in parameters]
@@ -316,14 +320,14 @@ def unary_test(test: Node, value: object, scope: Scope) -> bool | None:
 
 
 def any_equal(items: list, value: object) -> bool | None:
-    unknown = False
+    """Whether value is one of items (or in one of the ranges among them); kinds that differ are not equal."""
     for item in items:
-        same = equal(value, item)
-        if same:
+        if isinstance(item, Range) and not isinstance(value, Range):
+            if item.contains(value) is True:
+                return True
+        elif equal(value, item) is True:
             return True
-        if same is None:
-            unknown = True
-    return None if unknown else False
+    return False
 
 
 def _mentions_input(node: object) -> bool:
@@ -347,11 +351,14 @@ def test_entry(tree: Node, value: object, scope: Scope) -> bool | None:
 def _range(node: Node, scope: Scope) -> object:
     start = evaluate_node(node[1], scope) if node[1] is not None else None
     end = evaluate_node(node[2], scope) if node[2] is not None else None
-    if node[1] is not None and node[2] is not None:
-        if start is None and end is None:
-            raise FeelError("a range with two null ends")
-        if start is not None and end is not None and (kind(start) != kind(end) or compare(start, end) is None):
+    if (node[1] is not None and start is None) or (node[2] is not None and end is None):
+        raise FeelError("a range with a null end")
+    if start is not None and end is not None:
+        order = compare(start, end)
+        if order is None:
             raise FeelError("a range's ends are of different kinds")
+        if order > 0:
+            raise FeelError("a range whose start is after its end")
     return Range(start, end, node[3] if node[1] is not None else False,
                  node[4] if node[2] is not None else False)
 
@@ -381,7 +388,11 @@ def _iterations(loops: tuple, scope: Scope) -> list[dict[str, object]]:
     for variable, source in loops:
         expanded = []
         for frame in frames:
-            values = _iterable(evaluate_node(source, scope.child(frame)))
+            inner = scope.child(frame)
+            if source[0] == "span":
+                values = _iterable(Range(evaluate_node(source[1], inner), evaluate_node(source[2], inner)))
+            else:
+                values = _iterable(evaluate_node(source, inner))
             expanded.extend({**frame, variable: v} for v in values)
             if len(expanded) > MAX_ITEMS:
                 raise FeelError("iteration over too many items")

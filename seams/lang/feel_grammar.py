@@ -68,7 +68,7 @@ class FeelParser(TokenStream[Token]):
         r"""(?P<space>\s+|//[^\n]*|/\*.*?\*/)
         | (?P<string>"(?:[^"\\]|\\.)*")
         | (?P<number>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)
-        | (?P<name>(?:[^\W\d]|\?)[\w?']*)
+        | (?P<name>(?:[^\W\d]|\?|[\U00010000-\U000EFFFF])(?:[\w?']|[\U00010000-\U000EFFFF])*)
         | (?P<op>\.\.|<=|>=|!=|\*\*|->|[-+*/=<>()\[\]{},.:@])""",
         re.VERBOSE | re.DOTALL,
     )
@@ -79,6 +79,7 @@ class FeelParser(TokenStream[Token]):
             raise ExpressionError(f"{where}: FEEL expression longer than {MAX_LENGTH} characters")
         super().__init__(text, where, MAX_DEPTH)
         self.names: set[str] = {normal_name(n) for n in names}
+        self.range_end = False
 
     # ---- entry points -------------------------------------------------------------------------------
     def expression_text(self) -> Node:
@@ -145,7 +146,7 @@ class FeelParser(TokenStream[Token]):
             source = self.expression()
             if kind == "for" and self.tok.is_op(".."):
                 self.take()
-                source = ("range", source, self.expression(), True, True)
+                source = ("span", source, self.expression())
             loops.append((variable, source))
             if variable not in self.names:
                 self.names.add(variable)
@@ -262,7 +263,7 @@ class FeelParser(TokenStream[Token]):
             if self.tok.is_op("."):
                 self.take()
                 node = ("path", node, self._member())
-            elif self.tok.is_op("["):
+            elif self.tok.is_op("[") and not (self.range_end and self.peek(1).kind in ("end", "op")):
                 self.take()
                 condition = self.expression()
                 self.expect("]")
@@ -327,6 +328,10 @@ class FeelParser(TokenStream[Token]):
             if tok.text[0] == "<":
                 return ("range", None, end, False, tok.text == "<=")
             return ("range", end, None, tok.text == ">=", False)
+        if tok.is_op("="):
+            self.take()
+            point = self.additive()
+            return ("range", point, point, True, True)
         if tok.kind == "name":
             if not self._known_at():
                 if tok.text in ("true", "false"):
@@ -366,7 +371,11 @@ class FeelParser(TokenStream[Token]):
 
     def range_rest(self, start: Node, *, start_closed: bool, opened: bool = True) -> Node:
         self.expect("..")
-        end = self.expression()
+        self.range_end = True
+        try:
+            end = self.additive()
+        finally:
+            self.range_end = False
         if self.tok.is_op("]"):
             self.take()
             return ("range", start, end, start_closed, True)

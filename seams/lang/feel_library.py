@@ -42,8 +42,7 @@ def builtin(name: str, *parameters: str, variadic: bool = False, required: int |
                 raise FeelError(f"{name}: {exc}") from exc
 
         form = Function(name, parameters, call, variadic=variadic)
-        if required is not None:
-            form.required = required  # type: ignore[attr-defined]
+        form.required = len(parameters) if required is None else required  # type: ignore[attr-defined]
         entry = BUILTINS.get(name)
         if entry is None:
             entry = BUILTINS[name] = Function(name, parameters, call, variadic=variadic)
@@ -420,7 +419,7 @@ def _mode(*arguments: object) -> object:
 
 @builtin("all", "list", variadic=True)
 def _all(*arguments: object) -> object:
-    items = _items(arguments) if arguments else []
+    items = _items(arguments)
     if any(not isinstance(item, bool) and item is not None for item in items):
         raise FeelError("all() of non-booleans")
     if any(item is False for item in items):
@@ -430,7 +429,7 @@ def _all(*arguments: object) -> object:
 
 @builtin("any", "list", variadic=True)
 def _any(*arguments: object) -> object:
-    items = _items(arguments) if arguments else []
+    items = _items(arguments)
     if any(not isinstance(item, bool) and item is not None for item in items):
         raise FeelError("any() of non-booleans")
     if any(item is True for item in items):

@@ -33,7 +33,11 @@ def arithmetic(op: str, a: object, b: object) -> object:
         return None
     try:
         return _OPS[op](a, b)
-    except (OverflowError, ArithmeticError, InvalidOperation, ValueError) as exc:
+    except OverflowError as exc:
+        if isinstance(a, (date, time)) or isinstance(b, (date, time)):
+            raise FeelError("year outside 1-9999 (Python's date)") from exc
+        raise FeelError(f"{kind(a)} {op} {kind(b)}: {exc}") from exc
+    except (ArithmeticError, InvalidOperation, ValueError) as exc:
         raise FeelError(f"{kind(a)} {op} {kind(b)}: {exc}") from exc
 
 
@@ -82,7 +86,9 @@ def _subtract(a: object, b: object) -> object:
         if (offset_of(a) is None) != (offset_of(b) is None):
             raise FeelError("a time with an offset minus one without")
         return seconds_span(time_seconds(a) - time_seconds(b))
-    if isinstance(a, date) and isinstance(b, date) and not isinstance(a, time):
+    if isinstance(a, date) and isinstance(b, date):
+        if isinstance(a, datetime) != isinstance(b, datetime):
+            raise FeelError("a date minus a date and time (or the reverse)")
         x, y = _as_date_time(a), _as_date_time(b)
         if (x.tzinfo is None) != (y.tzinfo is None):
             if isinstance(a, datetime) and isinstance(b, datetime):

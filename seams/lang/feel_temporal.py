@@ -47,10 +47,21 @@ class YearsMonths:
         return years_months_text(self)
 
 
+class YearOutOfRange(ValueError):
+    """A date FEEL allows (years -999,999,999 to 999,999,999) that Python's date cannot hold (1 to 9999)."""
+
+
+_WIDE_DATE = re.compile(r"-?[0-9]{4,9}-[0-9]{2}-[0-9]{2}")
+
+
 def parse_date(text: str) -> date:
     found = _DATE.fullmatch(text)
     if found is None:
+        if _WIDE_DATE.fullmatch(text.split("T")[0]):
+            raise YearOutOfRange(f"year outside 1-9999 (Python's date): {text!r}")
         raise ValueError(f"not a FEEL date: {text!r}")
+    if found[1] == "0000":
+        raise YearOutOfRange(f"year outside 1-9999 (Python's date): {text!r}")
     return date(int(found[1]), int(found[2]), int(found[3]))
 
 
@@ -93,11 +104,10 @@ def parse_date_time(text: str) -> datetime:
     day, sep, clock = text.partition("T")
     if not sep:
         return datetime.combine(parse_date(text), time())
-    moment = parse_time(clock)
-    found = _DATE.fullmatch(day)
-    if found is None:
-        raise ValueError(f"not a FEEL date and time: {text!r}")
-    return datetime.combine(parse_date(day), moment.replace(tzinfo=None), tzinfo=moment.tzinfo)
+    end_of_day = clock.startswith("24:00:00") and not clock[8:9].isdigit() and not clock.startswith("24:00:00.")
+    moment = parse_time("00" + clock[2:] if end_of_day else clock)
+    value = datetime.combine(parse_date(day), moment.replace(tzinfo=None), tzinfo=moment.tzinfo)
+    return value + timedelta(days=1) if end_of_day else value
 
 
 def parse_duration(text: str) -> timedelta | YearsMonths:
@@ -152,7 +162,7 @@ def add_months(value: date, months: int) -> date:
     index = value.year * 12 + value.month - 1 + months
     year, month = divmod(index, 12)
     if not 1 <= year <= 9999:
-        raise ValueError("year out of range")
+        raise YearOutOfRange("year outside 1-9999 (Python's date)")
     last = _month_days(year, month + 1)
     return value.replace(year=year, month=month + 1, day=min(value.day, last))
 
