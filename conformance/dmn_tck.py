@@ -35,7 +35,14 @@ from seams.generators.decisions import decisions_source
 from seams.lang.dmn_eval import DmnInterpreter, Unsupported, load_models
 from seams.lang.dmn_support import read_decision
 from seams.lang.feel_parse import parse_name
-from seams.lang.feel_temporal import YearOutOfRange, YearsMonths, parse_date, parse_date_time, parse_duration, parse_time
+from seams.lang.feel_temporal import (
+    YearOutOfRange,
+    YearsMonths,
+    parse_date,
+    parse_date_time,
+    parse_duration,
+    parse_time,
+)
 from seams.lang.feel_values import equal
 from seams.model.loading import load_model
 from seams.model.payloads import parse_xml

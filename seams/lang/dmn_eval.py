@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 
 from lxml import etree
 
 from seams.errors import ExpressionError
-from seams.lang.feel_eval import Scope, base_type, conforms, evaluate_node, invoke
+from seams.lang.dmn_table import evaluate_table
+from seams.lang.feel_eval import Scope, base_type, conforms, invoke
 from seams.lang.feel_grammar import normal_name
 from seams.lang.feel_interpreter import ROOT, compile_expression, compile_unary_tests
-from seams.lang.feel_values import FeelError, Function, compare, equal, feel_value
+from seams.lang.feel_values import FeelError, Function, feel_value
 
 MAX_DEPTH = 64
 
@@ -409,8 +409,6 @@ class DmnInterpreter:
         return self._quantified(model, element, scope, False)
 
     def _boxed_decisionTable(self, model: DmnModel, element: etree._Element, scope: Scope) -> object:
-        from seams.lang.dmn_table import evaluate_table
-
         return evaluate_table(self, model, element, scope)
 
     # ---- types --------------------------------------------------------------------------------------
@@ -532,4 +530,3 @@ def load_models(paths: list[Path]) -> dict[str, DmnModel]:
     return models
 
 
-_ = (Decimal, compare, equal, evaluate_node)

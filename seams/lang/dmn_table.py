@@ -10,18 +10,18 @@ its ``inputValues`` are errors, which make the table's value null.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import Any
 
 from lxml import etree
 
 from seams.errors import ExpressionError
-from seams.lang.feel_eval import Scope
+from seams.lang.feel_eval import Scope, unary_test
 from seams.lang.feel_grammar import normal_name
 from seams.lang.feel_interpreter import compile_unary_tests
 from seams.lang.feel_values import NUMBERS, compare, equal
 
-if TYPE_CHECKING:
-    from seams.lang.dmn_eval import DmnInterpreter, DmnModel
+DmnInterpreter = Any  # seams.lang.dmn_eval.DmnInterpreter, which calls this module
+DmnModel = Any  # seams.lang.dmn_eval.DmnModel
 
 
 class _TableError(Exception):
@@ -131,34 +131,13 @@ def _priority(model: DmnModel, outputs: list, names: list[str], result: object, 
         listed = _text(model, model.child(column, "outputValues"))
         rank = 10**6
         if listed:
-            tests = compile_unary_tests(listed, where="outputValues").tree
-            for index, test in enumerate(tests[1] if tests[0] != "any" else ()):
-                single = compile_unary_tests(_source(listed, index), where="outputValues")
-                if single.matches(value, scope) is True:
+            tree = compile_unary_tests(listed, where="outputValues").tree
+            for index, test in enumerate(tree[1] if tree[0] != "any" else ()):
+                if unary_test(test, value, scope) is True:
                     rank = index
                     break
-            _ = test
         ranks.append(rank)
     return tuple(ranks)
-
-
-def _source(listed: str, index: int) -> str:
-    """The index-th test of a comma list of output values (commas inside strings kept)."""
-    parts, current, quoted, escaped = [], "", False, False
-    for char in listed:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == '"':
-            quoted = not quoted
-        elif char == "," and not quoted:
-            parts.append(current)
-            current = ""
-            continue
-        current += char
-    parts.append(current)
-    return parts[index].strip() if index < len(parts) else "-"
 
 
 def _collect(results: list, aggregation: str, width: int) -> object:

@@ -34,7 +34,9 @@ class Scope:
         if errors is None:  # a scope right above the built-ins starts its own list
             errors = parent.errors if parent is not None and parent.parent is not None else []
         self.errors: list[str] = errors
-        self.types = types if types is not None else (parent.types if parent is not None else None)
+        if types is None and parent is not None:
+            types = parent.types
+        self.types: Callable[[str], Callable[[object], bool] | None] | None = types
         self.depth: int = parent.depth if parent is not None else 0
 
     def lookup(self, name: str) -> object:
@@ -386,7 +388,7 @@ def _iterations(loops: tuple, scope: Scope) -> list[dict[str, object]]:
     """Every binding of the loop variables, outer loop first; a later source may use earlier variables."""
     frames: list[dict[str, object]] = [{}]
     for variable, source in loops:
-        expanded = []
+        expanded: list[dict[str, object]] = []
         for frame in frames:
             inner = scope.child(frame)
             if source[0] == "span":

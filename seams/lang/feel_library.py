@@ -7,15 +7,23 @@ given arguments of the wrong kinds is an error, which FEEL makes null.
 
 from __future__ import annotations
 
-import math
 import re
-import statistics
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
-from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, \
-    ROUND_UP, Decimal, InvalidOperation
+from decimal import (
+    ROUND_CEILING,
+    ROUND_DOWN,
+    ROUND_FLOOR,
+    ROUND_HALF_DOWN,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    ROUND_UP,
+    Decimal,
+    InvalidOperation,
+)
 
-from seams.lang.feel_eval import MAX_ITEMS, comparison, invoke
+from seams.lang.feel_eval import MAX_ITEMS, Scope, evaluate_node, invoke
+from seams.lang.feel_grammar import parse_expression
 from seams.lang.feel_regex import PatternError, translate
 from seams.lang.feel_temporal import (
     YearsMonths,
@@ -24,7 +32,6 @@ from seams.lang.feel_temporal import (
     parse_duration,
     parse_time,
     years_months_between,
-    zone_named,
 )
 from seams.lang.feel_values import NUMBERS, FeelError, Function, Range, compare, equal, kind, to_text
 
@@ -824,7 +831,7 @@ def _range_function(name: str, rule: Callable[[Range, Range], bool]) -> None:
     builtin(name, "range1", "range2")(implementation)
 
 
-def _before(a: Range, b: Range) -> bool:
+def _range_before(a: Range, b: Range) -> bool:
     if a.end is None or b.start is None:
         return False
     return _lt(a.end, b.start) or (_eq(a.end, b.start) and not (a.end_closed and b.start_closed))
@@ -835,7 +842,7 @@ def _meets(a: Range, b: Range) -> bool:
 
 
 def _overlaps(a: Range, b: Range) -> bool:
-    return not _before(a, b) and not _before(b, a)
+    return not _range_before(a, b) and not _range_before(b, a)
 
 
 def _start_le(a: Range, b: Range) -> bool:
@@ -868,8 +875,8 @@ def _same_end(a: Range, b: Range) -> bool:
     return _eq(a.end, b.end) and a.end_closed == b.end_closed
 
 
-_range_function("before", _before)
-_range_function("after", lambda a, b: _before(b, a))
+_range_function("before", _range_before)
+_range_function("after", lambda a, b: _range_before(b, a))
 _range_function("meets", _meets)
 _range_function("met by", lambda a, b: _meets(b, a))
 _range_function("overlaps", _overlaps)
@@ -888,9 +895,6 @@ _range_function("coincides", lambda a, b: _same_start(a, b) and _same_end(a, b))
 
 @builtin("range", "from")
 def _range(text: object) -> object:
-    from seams.lang.feel_grammar import parse_expression
-    from seams.lang.feel_eval import Scope, evaluate_node
-
     source = _str(text).strip()
     tree = parse_expression(source, where="range()")
     if tree[0] != "range":
@@ -904,4 +908,3 @@ def _range(text: object) -> object:
     return value
 
 
-_ = (math, statistics, comparison, zone_named, ROUND_HALF_EVEN)
