@@ -29,10 +29,11 @@ from decimal import Decimal
 
 from seams.errors import ExpressionError
 from seams.lang.feel_temporal import parse_temporal
-from seams.lang.token_stream import Token, TokenStream
+from seams.lang.token_stream import Token, TokenStream, quote
 
 MAX_LENGTH = 100_000
 MAX_DEPTH = 150
+MAX_CHAIN = 250
 
 KEYWORDS = frozenset({"and", "or", "in", "instance", "of", "between", "then", "else", "return", "satisfies",
                       "if", "for", "some", "every", "function", "true", "false", "null", "external"})
@@ -80,6 +81,12 @@ class FeelParser(TokenStream[Token]):
         super().__init__(text, where, MAX_DEPTH)
         self.names: set[str] = {normal_name(n) for n in names}
         self.range_end = False
+        self.chained = 0
+        self.parens: set[int] = set()
+        """Identities of nodes written in parentheses (a printer's grouping a lowering must keep)."""
+        self.spans: dict[int, tuple[int, int]] = {}
+        """Source offsets of postfix expressions and unary tests by node identity, for messages that quote
+        the source (seams.lang.feel_expression); valid while the tree lives."""
 
     # ---- entry points -------------------------------------------------------------------------------
     def expression_text(self) -> Node:
@@ -109,7 +116,7 @@ class FeelParser(TokenStream[Token]):
     def expression(self) -> Node:
         self.depth += 1
         if self.depth > self.max_depth:
-            raise self.fail(f"expression nested deeper than {self.max_depth} in {self.text[:80]!r}")
+            raise self.fail(f"nesting deeper than {self.max_depth} in {quote(self.text)}")
         try:
             tok = self.tok
             if tok.is_word("if") and not self._known_at():
@@ -191,6 +198,7 @@ class FeelParser(TokenStream[Token]):
         node = self.conjunction()
         while self.tok.is_word("or"):
             self.take()
+            self._chain()
             node = ("or", node, self.conjunction())
         return node
 
@@ -198,6 +206,7 @@ class FeelParser(TokenStream[Token]):
         node = self.comparison()
         while self.tok.is_word("and"):
             self.take()
+            self._chain()
             node = ("and", node, self.comparison())
         return node
 
@@ -218,7 +227,7 @@ class FeelParser(TokenStream[Token]):
                 if self.tok.is_op("("):
                     tests = self.parenthesized_tests()
                 else:
-                    tests = (self.positive_test(),)
+                    tests = (self.positive_test(whole=False),)
                 node = ("in", node, tests)
             elif tok.is_word("instance") and self.peek(1).is_word("of"):
                 self.take()
@@ -231,6 +240,7 @@ class FeelParser(TokenStream[Token]):
         node = self.multiplicative()
         while self.tok.is_op("+", "-"):
             op = self.take().text
+            self._chain()
             node = ("arith", op, node, self.multiplicative())
         return node
 
@@ -238,6 +248,7 @@ class FeelParser(TokenStream[Token]):
         node = self.power()
         while self.tok.is_op("*", "/"):
             op = self.take().text
+            self._chain()
             node = ("arith", op, node, self.power())
         return node
 
@@ -245,21 +256,39 @@ class FeelParser(TokenStream[Token]):
         node = self.unary()
         while self.tok.is_op("**"):
             self.take()
+            self._chain()
             node = ("arith", "**", node, self.unary())
         return node
 
     def unary(self) -> Node:
         if self.tok.is_op("-"):
             self.take()
+            self.depth += 1
+            if self.depth > self.max_depth:
+                raise self.fail(f"nesting deeper than {self.max_depth} in {quote(self.text)}")
             operand = self.unary()
+            self.depth -= 1
             if operand[0] == "lit" and isinstance(operand[1], Decimal):
                 return ("lit", -operand[1])
             return ("neg", operand)
         return self.postfix()
 
+    def _chain(self) -> None:
+        """One more operand in a left-nested operator chain: bounded as nesting is, so walking the tree
+        cannot exhaust the stack."""
+        self.chained += 1
+        if self.chained > MAX_CHAIN:
+            raise self.fail(f"more than {MAX_CHAIN} operators in a row in {quote(self.text)}")
+
+    def _span(self, node: Node, start: int) -> Node:
+        self.spans[id(node)] = (start, self.tokens[self.pos - 1].end)
+        return node
+
     def postfix(self) -> Node:
-        node = self.primary()
+        start = self.tok.start
+        node = self._span(self.primary(), start)
         while True:
+            node = self._span(node, start)
             if self.tok.is_op("."):
                 self.take()
                 node = ("path", node, self._member())
@@ -270,6 +299,10 @@ class FeelParser(TokenStream[Token]):
                 node = ("filter", node, condition)
             elif self.tok.is_op("("):
                 node = self.invocation(node)
+            elif self.tok.is_word("is") and self.peek(1).is_word("defined") and not self.peek(2).is_op("("):
+                self.take()  # Camunda's "x is defined", the function is defined(x) written after its argument
+                self.take()
+                node = ("call", ("name", "is defined"), (node,), False, "after")
             else:
                 return node
 
@@ -352,6 +385,7 @@ class FeelParser(TokenStream[Token]):
         if self.tok.is_op(".."):
             return self.range_rest(first, start_closed=False, opened=True)
         self.expect(")")
+        self.parens.add(id(first))
         return first
 
     def bracketed(self) -> Node:
@@ -414,15 +448,20 @@ class FeelParser(TokenStream[Token]):
             tests.append(self.positive_test())
         return tuple(tests)
 
-    def positive_test(self) -> Node:
+    def positive_test(self, whole: bool = True) -> Node:
+        """A unary test; after ``in`` outside parentheses (whole False) only up to the next ``and``/``or``
+        or comparison, as ``x in [1..5] and y`` means ``(x in [1..5]) and y``."""
         tok = self.tok
         if tok.kind == "op" and tok.text in _COMPARISONS:
             self.take()
             return ("test", tok.text, self.additive())
-        return self.expression()
+        return self._span(self.expression() if whole else self.additive(), tok.start)
 
     def parenthesized_tests(self) -> tuple:
         self.expect("(")
+        if self.tok.is_op(")"):  # no test at all: nothing is in it
+            self.take()
+            return ()
         first = self.positive_test()
         if self.tok.is_op(".."):
             return (self.range_rest(first, start_closed=False),)
@@ -508,6 +547,8 @@ class FeelParser(TokenStream[Token]):
         last = self.take()
         while True:
             tok = self.tok
+            if tok.is_word("is") and self.peek(1).is_word("defined") and not self.peek(2).is_op("("):
+                break
             if tok.kind == "name" and tok.text not in KEYWORDS and tok.text not in words:
                 last = self.take()
             elif tok.kind == "number" or (stop_ops and tok.kind == "op" and tok.text not in stop_ops

@@ -26,7 +26,7 @@ from seams.lang.feel_library import BUILTINS
 from seams.lang.feel_values import feel_value
 
 _SIMPLE = re.compile(r"[^\W\d][\w]*")
-_BUILTIN_NAMES = frozenset(name for name in BUILTINS if not _SIMPLE.fullmatch(name))
+BUILTIN_NAMES = frozenset(name for name in BUILTINS if not _SIMPLE.fullmatch(name))
 ROOT = Scope(BUILTINS)
 
 
@@ -88,12 +88,12 @@ def compile_unary_tests(text: str, names: Iterable[str] = (), *, where: str = "F
 
 @lru_cache(maxsize=4096)
 def _compiled(text: str, names: frozenset[str], where: str) -> Expression:
-    return Expression(text, parse_expression(text, where=where, names=names | _BUILTIN_NAMES))
+    return Expression(text, parse_expression(text, where=where, names=names | BUILTIN_NAMES))
 
 
 @lru_cache(maxsize=4096)
 def _compiled_tests(text: str, names: frozenset[str], where: str) -> UnaryTests:
-    return UnaryTests(text, parse_unary_tests(text, where=where, names=names | _BUILTIN_NAMES))
+    return UnaryTests(text, parse_unary_tests(text, where=where, names=names | BUILTIN_NAMES))
 
 
 def evaluate(expression: str, context: Mapping[str, object] | None = None, *, where: str = "FEEL") -> object:
