@@ -71,7 +71,9 @@ def parse_time(text: str) -> time:
         raise ValueError(f"not a FEEL time: {text!r}")
     hour, minute, second, fraction, zulu, sign, off_h, off_m, off_s, zone = found.groups()
     if int(hour) > 23 or int(minute) > 59 or int(second) > 59:
-        raise ValueError(f"not a FEEL time: {text!r}")
+        raise ValueError(f"no such time: {text!r}")
+    if fraction and fraction[6:].strip("0"):
+        raise ValueError(f"a fraction of a second finer than microseconds: {text!r}")
     micro = int((fraction or "0")[:6].ljust(6, "0"))
     return time(int(hour), int(minute), int(second), micro, tzinfo=_zone(zulu, sign, off_h, off_m, off_s, zone))
 
@@ -96,7 +98,7 @@ def zone_named(name: str) -> tzinfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {name!r}") from exc
+        raise ValueError(f"time zone {name!r} is not in this machine's time zone database") from exc
 
 
 def parse_date_time(text: str) -> datetime:
