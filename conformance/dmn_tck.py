@@ -36,7 +36,8 @@ from seams.lang.dmn_eval import DmnInterpreter, Unsupported, load_models
 from seams.lang.dmn_support import read_decision
 from seams.lang.feel_parse import parse_name
 from seams.lang.feel_temporal import (
-    YearOutOfRange,
+    BEYOND_PYTHON,
+    BeyondPython,
     YearsMonths,
     parse_date,
     parse_date_time,
@@ -109,7 +110,8 @@ def main(argv: list[str]) -> int:
 
 
 def _reason(detail: str) -> str:
-    return re.sub(r"'[^']*'|\"[^\"]*\"", "...", detail)[:100]
+    """A reason without the value it was met on, so equal reasons count together."""
+    return detail.split(": '")[0].split(': "')[0][:100]
 
 
 def run_test_file(test_file: Path, root: Path) -> list[Outcome]:
@@ -147,8 +149,9 @@ def run_test_file(test_file: Path, root: Path) -> list[Outcome]:
             name = f"{shown} {case.get('id')} {result.get('name')}"
             try:
                 expected = None if result.get("errorResult") == "true" else value_of(result.find(f"{_T}expected"))
-            except YearOutOfRange as exc:
-                outcomes.append(outcome("out of scope", name, f"an expected value Python cannot hold: {exc}"))
+            except BeyondPython as exc:
+                outcomes.append(outcome("out of scope", name, f"an expected value Python cannot hold: "
+                                        f"{re.sub(r': .*', '', str(exc))}"))
                 continue
             except ValueError as exc:
                 outcomes.append(outcome("failed", name, f"an expected value seams cannot read: {exc}"))
@@ -177,8 +180,9 @@ def _run(interpreter: DmnInterpreter, runner: _ModelRunner, service: str | None,
     else:
         actual = interpreter.decide(name, inputs)
     if not same(actual, expected):
-        if any("year outside 1-9999" in error for error in interpreter.errors):
-            return "out of scope", "a date beyond years 1-9999 (Python's datetime holds no other)"
+        beyond = next((error for error in interpreter.errors if BEYOND_PYTHON in error), None)
+        if beyond is not None:
+            return "out of scope", re.sub(r": '.*", "", beyond.split(": ", 1)[-1]) + " (a FEEL value)"
         return "failed", f"expected {expected!r}, got {actual!r}"
     generated = runner.generated_value(interpreter, name, inputs) if not service else _NOT_GENERATED
     if generated is not _NOT_GENERATED and not same(generated, actual):

@@ -44,8 +44,8 @@ from seams.lang.condition_tree import (
     Var,
 )
 from seams.lang.feel_grammar import FeelParser
-from seams.lang.feel_interpreter import BUILTIN_NAMES
 from seams.lang.feel_grammar import Node as Tree
+from seams.lang.feel_interpreter import BUILTIN_NAMES
 from seams.lang.feel_regex import PatternError, translate
 from seams.lang.feel_temporal import YearsMonths, days_time_text, parse_date, parse_date_time, parse_duration
 from seams.lang.token_stream import quote as _quote

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
-from seams.lang.feel_temporal import YearsMonths, add_months, offset_of, time_seconds
+from seams.lang.feel_temporal import BEYOND_PYTHON, YearsMonths, add_months, offset_of, time_seconds
 from seams.lang.feel_values import NUMBERS, FeelError, kind
 
 _MICRO = Decimal(1_000_000)
@@ -35,7 +35,7 @@ def arithmetic(op: str, a: object, b: object) -> object:
         return _OPS[op](a, b)
     except OverflowError as exc:
         if isinstance(a, (date, time)) or isinstance(b, (date, time)):
-            raise FeelError("year outside 1-9999 (Python's date)") from exc
+            raise FeelError(f"a year outside 1-9999, {BEYOND_PYTHON}") from exc
         raise FeelError(f"{kind(a)} {op} {kind(b)}: {exc}") from exc
     except (ArithmeticError, InvalidOperation, ValueError) as exc:
         raise FeelError(f"{kind(a)} {op} {kind(b)}: {exc}") from exc

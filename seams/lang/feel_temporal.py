@@ -47,8 +47,13 @@ class YearsMonths:
         return years_months_text(self)
 
 
-class YearOutOfRange(ValueError):
-    """A date FEEL allows (years -999,999,999 to 999,999,999) that Python's date cannot hold (1 to 9999)."""
+class BeyondPython(ValueError):
+    """A temporal value FEEL allows that Python's types cannot hold: a year outside 1-9999 (FEEL goes to
+    999,999,999 either side) or a fraction of a second finer than microseconds (FEEL has nanoseconds).
+    Its message says ``BEYOND_PYTHON`` so a caller can tell it from text that is no value at all."""
+
+
+BEYOND_PYTHON = "beyond what Python's datetime holds"
 
 
 _WIDE_DATE = re.compile(r"-?[0-9]{4,9}-[0-9]{2}-[0-9]{2}")
@@ -58,10 +63,10 @@ def parse_date(text: str) -> date:
     found = _DATE.fullmatch(text)
     if found is None:
         if _WIDE_DATE.fullmatch(text.split("T")[0]):
-            raise YearOutOfRange(f"year outside 1-9999 (Python's date): {text!r}")
+            raise BeyondPython(f"a year outside 1-9999, {BEYOND_PYTHON}: {text!r}")
         raise ValueError(f"not a FEEL date: {text!r}")
     if found[1] == "0000":
-        raise YearOutOfRange(f"year outside 1-9999 (Python's date): {text!r}")
+        raise BeyondPython(f"a year outside 1-9999, {BEYOND_PYTHON}: {text!r}")
     return date(int(found[1]), int(found[2]), int(found[3]))
 
 
@@ -73,7 +78,7 @@ def parse_time(text: str) -> time:
     if int(hour) > 23 or int(minute) > 59 or int(second) > 59:
         raise ValueError(f"no such time: {text!r}")
     if fraction and fraction[6:].strip("0"):
-        raise ValueError(f"a fraction of a second finer than microseconds: {text!r}")
+        raise BeyondPython(f"a fraction of a second finer than microseconds, {BEYOND_PYTHON}: {text!r}")
     micro = int((fraction or "0")[:6].ljust(6, "0"))
     return time(int(hour), int(minute), int(second), micro, tzinfo=_zone(zulu, sign, off_h, off_m, off_s, zone))
 
@@ -164,7 +169,7 @@ def add_months(value: date, months: int) -> date:
     index = value.year * 12 + value.month - 1 + months
     year, month = divmod(index, 12)
     if not 1 <= year <= 9999:
-        raise YearOutOfRange("year outside 1-9999 (Python's date)")
+        raise BeyondPython(f"a year outside 1-9999, {BEYOND_PYTHON}")
     last = _month_days(year, month + 1)
     return value.replace(year=year, month=month + 1, day=min(value.day, last))
 
