@@ -182,7 +182,8 @@ def _run(interpreter: DmnInterpreter, runner: _ModelRunner, service: str | None,
     if not same(actual, expected):
         beyond = next((error for error in interpreter.errors if BEYOND_PYTHON in error), None)
         if beyond is not None:
-            return "out of scope", re.sub(r": '.*", "", beyond.split(": ", 1)[-1]) + " (a FEEL value)"
+            found = re.search(r"a (?:year|fraction)[^:]*", beyond)
+            return "out of scope", f"a FEEL value {found.group() if found else BEYOND_PYTHON}"
         return "failed", f"expected {expected!r}, got {actual!r}"
     generated = runner.generated_value(interpreter, name, inputs) if not service else _NOT_GENERATED
     if generated is not _NOT_GENERATED and not same(generated, actual):
