@@ -17,7 +17,7 @@ from seams.lang.feel_operators import arithmetic, negate
 from seams.lang.feel_temporal import YearsMonths, offset_of, zone_text
 from seams.lang.feel_values import FeelError, Function, Range, compare, equal, kind
 
-MAX_CALL_DEPTH = 200
+MAX_CALL_DEPTH = 100
 MAX_ITEMS = 1_000_000
 
 

@@ -32,7 +32,7 @@ from seams.lang.feel_temporal import parse_temporal
 from seams.lang.token_stream import Token, TokenStream, quote
 
 MAX_LENGTH = 100_000
-MAX_DEPTH = 150
+MAX_DEPTH = 60
 MAX_CHAIN = 250
 
 KEYWORDS = frozenset({"and", "or", "in", "instance", "of", "between", "then", "else", "return", "satisfies",
