@@ -324,8 +324,8 @@ def _scalar(value: etree._Element) -> object:
     """An ``xsd:`` typed value, read with the rules of seams' FEEL (seams.lang.feel_temporal)."""
     if value.get(XSI_NIL) == "true":
         return None
-    text = (value.text or "").strip() if value.get(XSI_TYPE) else (value.text or "")
     kind = (value.get(XSI_TYPE) or "xsd:string").split(":")[-1]
+    text = (value.text or "") if kind == "string" else (value.text or "").strip()
     if kind in ("decimal", "double", "float", "integer", "int", "long"):
         if text in ("NaN", "INF", "-INF"):
             raise ValueError(f"{text} is no FEEL number")

@@ -354,6 +354,9 @@ class DmnInterpreter:
 
     def _boxed_conditional(self, model: DmnModel, element: etree._Element, scope: Scope) -> object:
         condition = self._part(model, element, "if", scope)
+        if condition is not None and not isinstance(condition, bool):
+            scope.errors.append("a conditional's if is no boolean")
+            return None
         return self._part(model, element, "then" if condition is True else "else", scope)
 
     def _boxed_filter(self, model: DmnModel, element: etree._Element, scope: Scope) -> object:
@@ -365,7 +368,11 @@ class DmnInterpreter:
         for item in items:
             frame = dict(item) if isinstance(item, dict) else {}
             frame["item"] = item
-            if self._part(model, element, "match", scope.child(frame)) is True:
+            verdict = self._part(model, element, "match", scope.child(frame))
+            if verdict is not None and not isinstance(verdict, bool):
+                scope.errors.append("a filter's match is no boolean")
+                return None
+            if verdict is True:
                 kept.append(item)
         return kept
 
@@ -396,6 +403,9 @@ class DmnInterpreter:
         unknown = False
         for item in items:
             verdict = self._part(model, element, "satisfies", scope.child({variable: item}))
+            if verdict is not None and not isinstance(verdict, bool):
+                scope.errors.append("a quantifier's satisfies is no boolean")
+                return None
             if verdict is wanted:
                 return wanted
             if verdict is not (not wanted):

@@ -41,6 +41,7 @@ _NAME_JOINERS = frozenset({".", "/", "-", "+", "*", "'"})
 _ESCAPES = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{6}|.)", re.DOTALL)
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "'": "'", "n": "\n", "r": "\r", "t": "\t"}
 _COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
+_TYPE_NAMES = {"date and time", "days and time duration", "years and months duration"}
 
 Node = tuple
 
@@ -79,7 +80,7 @@ class FeelParser(TokenStream[Token]):
         if len(text) > MAX_LENGTH:
             raise ExpressionError(f"{where}: FEEL expression longer than {MAX_LENGTH} characters")
         super().__init__(text, where, MAX_DEPTH)
-        self.names: set[str] = {normal_name(n) for n in names}
+        self.names: set[str] = {normal_name(n) for n in names} | _TYPE_NAMES
         self.range_end = False
         self.chained = 0
         self.parens: set[int] = set()

@@ -22,6 +22,7 @@ from decimal import (
     InvalidOperation,
 )
 
+from seams.errors import ExpressionError
 from seams.lang.feel_eval import MAX_ITEMS, Scope, evaluate_node, invoke
 from seams.lang.feel_grammar import parse_expression
 from seams.lang.feel_regex import PatternError, translate
@@ -224,8 +225,7 @@ def _substring(text: object, start: object, length: object = None) -> object:
     index = first - 1 if first > 0 else len(points) + first
     if length is None:
         return "".join(points[index:])
-    count = _int(length) if _num(length) == _num(length).to_integral_value() else int(NUMBERS.to_integral_value(
-        _num(length)))
+    count = int(_num(length))
     if count < 0:
         raise FeelError("negative length")
     return "".join(points[index:index + count])
@@ -574,6 +574,13 @@ class _SortKey:
         return compare(self.value, other.value) == -1
 
 
+@builtin("list replace", "list", "match", "newItem")
+def _list_replace_match(items: object, match: object, new: object) -> object:
+    if not isinstance(match, Function):
+        raise FeelError("list replace's match is not a function")
+    return _list_replace(items, match, new)
+
+
 @builtin("list replace", "list", "position", "newItem")
 def _list_replace(items: object, position: object, new: object) -> object:
     items = list(_list(items))
@@ -589,10 +596,13 @@ def _list_replace(items: object, position: object, new: object) -> object:
 # ---- numbers ------------------------------------------------------------------------------------------
 
 def _scaled(value: object, scale: object, rounding: str) -> Decimal:
-    places = _int(scale)
+    places = int(_num(scale))
     if not -6111 <= places <= 6176:
         raise FeelError("scale out of range")
-    return _num(value).quantize(Decimal(1).scaleb(-places), rounding=rounding, context=NUMBERS)
+    number = _num(value)
+    if number.is_finite() and -number.as_tuple().exponent <= places:  # type: ignore[operator]
+        return number
+    return number.quantize(Decimal(1).scaleb(-places), rounding=rounding, context=NUMBERS)
 
 
 @builtin("decimal", "n", "scale")
@@ -763,8 +773,6 @@ def _context(entries: object) -> object:
 def _context_put(context: object, key: object, value: object) -> object:
     if not isinstance(context, dict):
         raise FeelError("context put on a non-context")
-    if isinstance(key, list):
-        return _put_path(context, [_str(k) for k in key], value)
     return {**context, _str(key): value}
 
 
@@ -896,7 +904,10 @@ _range_function("coincides", lambda a, b: _same_start(a, b) and _same_end(a, b))
 @builtin("range", "from")
 def _range(text: object) -> object:
     source = _str(text).strip()
-    tree = parse_expression(source, where="range()")
+    try:
+        tree = parse_expression(source, where="range()")
+    except ExpressionError as exc:
+        raise FeelError(str(exc)) from exc
     if tree[0] != "range":
         raise FeelError(f"not a range: {source!r}")
     for end in tree[1:3]:

@@ -87,9 +87,11 @@ def _subtract(a: object, b: object) -> object:
             raise FeelError("a time with an offset minus one without")
         return seconds_span(time_seconds(a) - time_seconds(b))
     if isinstance(a, date) and isinstance(b, date):
-        if isinstance(a, datetime) != isinstance(b, datetime):
-            raise FeelError("a date minus a date and time (or the reverse)")
         x, y = _as_date_time(a), _as_date_time(b)
+        if isinstance(a, datetime) != isinstance(b, datetime):  # the date is its midnight UTC
+            if (x.tzinfo or y.tzinfo) is None:
+                raise FeelError("a date and time without an offset minus a date (or the reverse)")
+            x, y = x.replace(tzinfo=x.tzinfo or timezone.utc), y.replace(tzinfo=y.tzinfo or timezone.utc)
         if (x.tzinfo is None) != (y.tzinfo is None):
             if isinstance(a, datetime) and isinstance(b, datetime):
                 raise FeelError("a date and time with a zone minus one without")
