@@ -27,7 +27,7 @@ from seams.lang.dmn_table import evaluate_table
 from seams.lang.feel_eval import Scope, base_type, conforms, invoke
 from seams.lang.feel_grammar import normal_name
 from seams.lang.feel_interpreter import ROOT, compile_expression, compile_unary_tests
-from seams.lang.feel_values import FeelError, Function, feel_value
+from seams.lang.feel_values import FeelError, FeelUnsupported, Function, feel_value
 
 MAX_DEPTH = 64
 
@@ -263,7 +263,10 @@ class DmnInterpreter:
         except ExpressionError as exc:
             scope.errors.append(str(exc))
             return None
-        return expression.evaluate(scope)
+        try:
+            return expression.evaluate(scope)
+        except FeelUnsupported as exc:
+            raise Unsupported(str(exc)) from None
 
     def _boxed_literalExpression(self, model: DmnModel, element: etree._Element, scope: Scope) -> object:
         language = element.get("expressionLanguage")
@@ -333,6 +336,8 @@ class DmnInterpreter:
             values = {}
             for (parameter, type_ref), value in zip(parameters, arguments):
                 values[parameter] = self.typed(model, type_ref, value)
+                if values[parameter] is None and value is not None:
+                    raise FeelError(f"argument {parameter!r} is no {type_ref}")
             if body is None:
                 return None
             self.depth += 1

@@ -15,7 +15,7 @@ from decimal import Decimal
 from seams.lang.feel_grammar import Node
 from seams.lang.feel_operators import arithmetic, negate
 from seams.lang.feel_temporal import YearsMonths, offset_of, zone_text
-from seams.lang.feel_values import FeelError, Function, Range, compare, equal, kind
+from seams.lang.feel_values import FeelError, FeelUnsupported, Function, Range, compare, equal, kind
 
 MAX_CALL_DEPTH = 100
 MAX_ITEMS = 1_000_000
@@ -89,6 +89,10 @@ def _lit(node: Node, scope: Scope) -> object:
 
 def _error(node: Node, scope: Scope) -> object:
     raise FeelError(node[1])
+
+
+def _unsupported(node: Node, scope: Scope) -> object:
+    raise FeelUnsupported(node[1])
 
 
 def _name(node: Node, scope: Scope) -> object:
@@ -309,7 +313,10 @@ def any_test(tests: Iterable[Node], value: object, scope: Scope) -> bool | None:
 def unary_test(test: Node, value: object, scope: Scope) -> bool | None:
     if test[0] == "test":
         return comparison(test[1], value, evaluate_node(test[2], scope))
+    before = len(scope.errors)
     expected = evaluate_node(test, scope.child({"?": value}))
+    if expected is None and len(scope.errors) > before:
+        return None  # the test itself is in error (a range with a null end): unknown
     if isinstance(expected, Range):
         return expected.contains(value)
     if isinstance(expected, list) and not isinstance(value, list):
@@ -530,7 +537,8 @@ def _same_type(a: object, b: Node) -> bool:
 
 
 _EVAL: dict[str, Callable[[Node, Scope], object]] = {
-    "lit": _lit, "error": _error, "name": _name, "path": _path, "filter": _filter, "call": _call,
+    "lit": _lit, "error": _error, "unsupported": _unsupported,
+    "name": _name, "path": _path, "filter": _filter, "call": _call,
     "arith": _arith, "neg": _neg, "cmp": _cmp, "and": _and, "or": _or, "between": _between, "in": _in,
     "range": _range, "list": _list, "context": _context, "if": _if, "for": _for, "some": _quantified,
     "every": _quantified, "function": _function, "instance": _instance,

@@ -188,7 +188,7 @@ class FeelParser(TokenStream[Token]):
         if self.tok.is_word("external"):
             self.take()
             self.expression()
-            return ("error", "external functions (Java, PMML) are not supported")
+            return ("unsupported", "an external (Java or PMML) function definition")
         added = [n for n, _ in parameters if n not in self.names]
         self.names.update(added)
         body = self.expression()

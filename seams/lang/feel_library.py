@@ -61,7 +61,13 @@ def builtin(name: str, *parameters: str, variadic: bool = False, required: int |
     return register
 
 
+def _single(value: object) -> object:
+    """A one-item list where a single value is wanted is that item (DMN 1.5, 10.3.2.9.4)."""
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
 def _num(value: object) -> Decimal:
+    value = _single(value)
     if not isinstance(value, Decimal):
         raise FeelError(f"{kind(value)} where a number is wanted")
     return value
@@ -75,6 +81,7 @@ def _int(value: object) -> int:
 
 
 def _str(value: object) -> str:
+    value = _single(value)
     if not isinstance(value, str):
         raise FeelError(f"{kind(value)} where a string is wanted")
     return value

@@ -32,6 +32,11 @@ class FeelError(Exception):
     """An evaluation error: FEEL makes it null (and the evaluator records the message)."""
 
 
+class FeelUnsupported(Exception):
+    """A FEEL construct seams does not evaluate (a Java or PMML ``external`` function): not null but refused,
+    so a caller can say so rather than give a wrong value."""
+
+
 @dataclass(frozen=True)
 class Range:
     """A FEEL range: ends may be None (unbounded, ``< 5``); closed says whether each end is included."""
