@@ -200,6 +200,7 @@ def invoke(function: Function, positional: list | None = None, *, named: dict | 
     """Call a FEEL function with positional or named arguments; a built-in with overloads picks the one
     whose parameters fit."""
     candidates = getattr(function, "overloads", None) or (function,)
+    failure: FeelError | None = None
     for candidate in candidates:
         arguments = _match(candidate, positional, named)
         if arguments is None:
@@ -211,10 +212,12 @@ def invoke(function: Function, positional: list | None = None, *, named: dict | 
                 raise FeelError("functions call each other too deeply")
         try:
             return candidate.call(*arguments)
+        except FeelError as exc:  # a form of the right arity but not these kinds: the next form may fit
+            failure = exc
         finally:
             if scope is not None:
                 scope.depth -= 1
-    raise FeelError(f"{function.name}: no form takes these arguments")
+    raise failure or FeelError(f"{function.name}: no form takes these arguments")
 
 
 def _match(function: Function, positional: list | None, named: dict | None) -> list | None:
