@@ -268,24 +268,17 @@ def _cmp(node: Node, scope: Scope) -> object:
     return comparison(node[1], evaluate_node(node[2], scope), evaluate_node(node[3], scope))
 
 
-def _and(node: Node, scope: Scope) -> object:
+def _connective(node: Node, scope: Scope) -> object:
+    """``and``/``or`` in three-valued logic: the deciding value (false for and, true for or) wins over
+    null; anything not a boolean counts as null."""
+    deciding = node[0] == "or"
     a = evaluate_node(node[1], scope)
-    if a is False:
-        return False
+    if a is deciding:
+        return deciding
     b = evaluate_node(node[2], scope)
-    if b is False:
-        return False
-    return True if a is True and b is True else None
-
-
-def _or(node: Node, scope: Scope) -> object:
-    a = evaluate_node(node[1], scope)
-    if a is True:
-        return True
-    b = evaluate_node(node[2], scope)
-    if b is True:
-        return True
-    return False if a is False and b is False else None
+    if b is deciding:
+        return deciding
+    return (not deciding) if a is (not deciding) and b is (not deciding) else None
 
 
 def _between(node: Node, scope: Scope) -> object:
@@ -542,7 +535,7 @@ def _same_type(a: object, b: Node) -> bool:
 _EVAL: dict[str, Callable[[Node, Scope], object]] = {
     "lit": _lit, "error": _error, "unsupported": _unsupported,
     "name": _name, "path": _path, "filter": _filter, "call": _call,
-    "arith": _arith, "neg": _neg, "cmp": _cmp, "and": _and, "or": _or, "between": _between, "in": _in,
+    "arith": _arith, "neg": _neg, "cmp": _cmp, "and": _connective, "or": _connective, "between": _between, "in": _in,
     "range": _range, "list": _list, "context": _context, "if": _if, "for": _for, "some": _quantified,
     "every": _quantified, "function": _function, "instance": _instance,
 }

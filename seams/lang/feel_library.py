@@ -338,54 +338,49 @@ def _ordered(items: list) -> list:
     return items
 
 
-@builtin("min", "list", variadic=True)
-def _min(*arguments: object) -> object:
+def _extreme(arguments: tuple, wanted: int) -> object:
     items = _ordered(_items(arguments))
     if not items:
         return None
     best = items[0]
     for item in items[1:]:
-        if compare(item, best) == -1:
+        if compare(item, best) == wanted:
             best = item
     return best
+
+
+@builtin("min", "list", variadic=True)
+def _min(*arguments: object) -> object:
+    return _extreme(arguments, -1)
 
 
 @builtin("max", "list", variadic=True)
 def _max(*arguments: object) -> object:
-    items = _ordered(_items(arguments))
-    if not items:
-        return None
-    best = items[0]
-    for item in items[1:]:
-        if compare(item, best) == 1:
-            best = item
-    return best
+    return _extreme(arguments, 1)
 
 
 def _numbers(arguments: tuple) -> list[Decimal]:
     return [_num(item) for item in _items(arguments)]
 
 
-@builtin("sum", "list", variadic=True)
-def _sum(*arguments: object) -> object:
+def _fold(arguments: tuple, start: Decimal, step: Callable[[Decimal, Decimal], Decimal]) -> object:
     numbers = _numbers(arguments)
     if not numbers:
         return None
-    total = Decimal(0)
+    total = start
     for number in numbers:
-        total = NUMBERS.add(total, number)
+        total = step(total, number)
     return total
+
+
+@builtin("sum", "list", variadic=True)
+def _sum(*arguments: object) -> object:
+    return _fold(arguments, Decimal(0), NUMBERS.add)
 
 
 @builtin("product", "list", variadic=True)
 def _product(*arguments: object) -> object:
-    numbers = _numbers(arguments)
-    if not numbers:
-        return None
-    total = Decimal(1)
-    for number in numbers:
-        total = NUMBERS.multiply(total, number)
-    return total
+    return _fold(arguments, Decimal(1), NUMBERS.multiply)
 
 
 @builtin("mean", "list", variadic=True)
@@ -612,39 +607,18 @@ def _scaled(value: object, scale: object, rounding: str) -> Decimal:
     return number.quantize(Decimal(1).scaleb(-places), rounding=rounding, context=NUMBERS)
 
 
-@builtin("decimal", "n", "scale")
-def _decimal(value: object, scale: object) -> object:
-    return _scaled(value, scale, ROUND_HALF_EVEN)
+def _rounding(name: str, mode: str, required: int) -> None:
+    def implementation(value: object, scale: object = Decimal(0)) -> object:
+        return _scaled(value, scale, mode)
+
+    builtin(name, "n", "scale", required=required)(implementation)
 
 
-@builtin("floor", "n", "scale", required=1)
-def _floor(value: object, scale: object = Decimal(0)) -> object:
-    return _scaled(value, scale, ROUND_FLOOR)
-
-
-@builtin("ceiling", "n", "scale", required=1)
-def _ceiling(value: object, scale: object = Decimal(0)) -> object:
-    return _scaled(value, scale, ROUND_CEILING)
-
-
-@builtin("round up", "n", "scale")
-def _round_up(value: object, scale: object) -> object:
-    return _scaled(value, scale, ROUND_UP)
-
-
-@builtin("round down", "n", "scale")
-def _round_down(value: object, scale: object) -> object:
-    return _scaled(value, scale, ROUND_DOWN)
-
-
-@builtin("round half up", "n", "scale")
-def _round_half_up(value: object, scale: object) -> object:
-    return _scaled(value, scale, ROUND_HALF_UP)
-
-
-@builtin("round half down", "n", "scale")
-def _round_half_down(value: object, scale: object) -> object:
-    return _scaled(value, scale, ROUND_HALF_DOWN)
+for _name, _mode, _required in (("decimal", ROUND_HALF_EVEN, 2), ("floor", ROUND_FLOOR, 1),
+                                ("ceiling", ROUND_CEILING, 1), ("round up", ROUND_UP, 2),
+                                ("round down", ROUND_DOWN, 2), ("round half up", ROUND_HALF_UP, 2),
+                                ("round half down", ROUND_HALF_DOWN, 2)):
+    _rounding(_name, _mode, _required)
 
 
 @builtin("abs", "n")
