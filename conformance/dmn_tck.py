@@ -111,7 +111,7 @@ def main(argv: list[str]) -> int:
 
 def _reason(detail: str) -> str:
     """A reason without the value it was met on, so equal reasons count together."""
-    return detail.split(": '")[0].split(': "')[0][:100]
+    return detail.split(": '")[0].split(': "')[0][:160]
 
 
 def run_test_file(test_file: Path, root: Path) -> list[Outcome]:
@@ -183,7 +183,7 @@ def _run(interpreter: DmnInterpreter, runner: _ModelRunner, service: str | None,
         beyond = next((error for error in interpreter.errors if BEYOND_PYTHON in error), None)
         if beyond is not None:
             found = re.search(r"a (?:year|fraction)[^:]*", beyond)
-            return "out of scope", f"a FEEL value {found.group() if found else BEYOND_PYTHON}"
+            return "out of scope", f"a FEEL value with {found.group() if found else BEYOND_PYTHON}"
         return "failed", f"expected {expected!r}, got {actual!r}"
     generated = runner.generated_value(interpreter, name, inputs) if not service else _NOT_GENERATED
     if generated is not _NOT_GENERATED and not same(generated, actual):

@@ -27,6 +27,8 @@ from seams.lang.feel_eval import MAX_ITEMS, Scope, evaluate_node, invoke
 from seams.lang.feel_grammar import parse_expression
 from seams.lang.feel_regex import PatternError, translate
 from seams.lang.feel_temporal import (
+    BEYOND_PYTHON,
+    BeyondPython,
     YearsMonths,
     parse_date,
     parse_date_time,
@@ -146,6 +148,8 @@ def _date1(value: object) -> object:
 
 @builtin("date", "year", "month", "day")
 def _date3(year: object, month: object, day: object) -> object:
+    if not 1 <= _int(year) <= 9999:
+        raise BeyondPython(f"a year outside 1-9999, {BEYOND_PYTHON}: {year}")
     return date(_int(year), _int(month), _int(day))
 
 
