@@ -107,8 +107,12 @@ class DmnInterpreter:
         if element is None:
             raise Unsupported(f"no decision service named {name!r}")
         function = self.function_of(self.main, element, ())
-        return invoke(function, named={k: v for k, v in self.inputs.items() if k in function.parameters},
-                      scope=Scope({}, ROOT, errors=self.errors))
+        try:
+            return invoke(function, named={k: v for k, v in self.inputs.items() if k in function.parameters},
+                          scope=Scope({}, ROOT, errors=self.errors))
+        except FeelError as exc:
+            self.errors.append(str(exc))
+            return None
 
     def _start(self, inputs: Mapping[str, object]) -> None:
         self.inputs = {normal_name(k): feel_value(v) for k, v in inputs.items()}
@@ -220,7 +224,7 @@ class DmnInterpreter:
 
     def decision_service(self, model: DmnModel, element: etree._Element, path: tuple[str, ...]) -> Function:
         inputs = [self.resolve(model, r.get("href") or "")
-                  for r in (*model.children(element, "inputDecision"), *model.children(element, "inputData"))]
+                  for r in (*model.children(element, "inputData"), *model.children(element, "inputDecision"))]
         outputs = [self.resolve(model, r.get("href") or "") for r in model.children(element, "outputDecision")]
         parameters = [normal_name(e.get("name") or "") for _, e in inputs]
 
@@ -230,9 +234,12 @@ class DmnInterpreter:
             self.cache = {}
             try:
                 for (target, required), value in zip(inputs, arguments):
+                    typed = self.typed(target, self._type_ref(target, required), value)
+                    if typed is None and value is not None:
+                        raise FeelError(f"argument {required.get('name')!r} is no {self._type_ref(target, required)}")
                     if target.local(required) == "decision":
                         key = (target.namespace + "|", required.get("id") or "")
-                        self.cache[key] = self.typed(target, self._type_ref(target, required), value)
+                        self.cache[key] = typed
                 results = {normal_name(e.get("name") or ""): self.decision_value(t, e, ())
                            for t, e in outputs}
             finally:
