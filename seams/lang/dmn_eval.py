@@ -262,7 +262,8 @@ class DmnInterpreter:
         handler = getattr(self, f"_boxed_{kind}", None)
         if handler is None:
             raise Unsupported(f"boxed expression {kind}")
-        return handler(model, expression, scope)
+        value = handler(model, expression, scope)
+        return self.typed(model, expression.get("typeRef"), value) if expression.get("typeRef") else value
 
     def feel(self, text: str, scope: Scope, where: str) -> object:
         try:
