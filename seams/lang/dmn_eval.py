@@ -447,7 +447,8 @@ class DmnInterpreter:
             if definition is None:
                 return None
             target, element = definition
-            return lambda value: self._coerce(target, element, value, strict=True) is not _MISMATCH
+            return lambda value: self._coerce(target, element, value, strict=True,
+                                              constraints=False) is not _MISMATCH
 
         return check
 
@@ -469,12 +470,13 @@ class DmnInterpreter:
         result = self._coerce_ref(model, type_ref, value, strict=False)
         return None if result is _MISMATCH else result
 
-    def _coerce_ref(self, model: DmnModel, type_ref: str, value: object, *, strict: bool) -> object:
+    def _coerce_ref(self, model: DmnModel, type_ref: str, value: object, *, strict: bool,
+                    constraints: bool = True) -> object:
         name = type_ref.removeprefix("feel:")
         name = name.split(":", 1)[1] if ":" in name and not name.startswith("date") else name
         definition = self._definition(model, name)
         if definition is not None:
-            return self._coerce(definition[0], definition[1], value, strict=strict)
+            return self._coerce(definition[0], definition[1], value, strict=strict, constraints=constraints)
         check = base_type(normal_name(name))
         if check is None:
             try:
@@ -489,7 +491,10 @@ class DmnInterpreter:
             return value[0]
         return _MISMATCH
 
-    def _coerce(self, model: DmnModel, definition: etree._Element, value: object, *, strict: bool) -> object:
+    def _coerce(self, model: DmnModel, definition: etree._Element, value: object, *, strict: bool,
+                constraints: bool = True) -> object:
+        """value as the item definition holds it, or _MISMATCH; ``instance of`` (constraints False) asks only
+        for the type, a declared variable also for its allowed values."""
         if value is None:
             return None
         if definition.get("isCollection") == "true":
@@ -497,11 +502,13 @@ class DmnInterpreter:
                 if strict:
                     return _MISMATCH
                 value = [value]
-            items = [self._coerce_one(model, definition, item, strict=strict) for item in value]
+            items = [self._coerce_one(model, definition, item, strict=strict, constraints=constraints)
+                     for item in value]
             return _MISMATCH if any(item is _MISMATCH for item in items) else items
-        return self._coerce_one(model, definition, value, strict=strict)
+        return self._coerce_one(model, definition, value, strict=strict, constraints=constraints)
 
-    def _coerce_one(self, model: DmnModel, definition: etree._Element, value: object, *, strict: bool) -> object:
+    def _coerce_one(self, model: DmnModel, definition: etree._Element, value: object, *, strict: bool,
+                    constraints: bool = True) -> object:
         if value is None:
             return None
         components = model.children(definition, "itemComponent")
@@ -513,7 +520,7 @@ class DmnInterpreter:
                 key = normal_name(component.get("name") or "")
                 if key not in value:
                     return _MISMATCH
-                inner = self._coerce(model, component, value[key], strict=strict)
+                inner = self._coerce(model, component, value[key], strict=strict, constraints=constraints)
                 if inner is _MISMATCH:
                     return _MISMATCH
                 result[key] = inner
@@ -523,8 +530,8 @@ class DmnInterpreter:
         if model.child(definition, "functionItem") is not None:
             return value if isinstance(value, Function) else _MISMATCH
         if ref:
-            value = self._coerce_ref(model, ref, value, strict=strict)
-            if value is _MISMATCH:
+            value = self._coerce_ref(model, ref, value, strict=strict, constraints=constraints)
+            if value is _MISMATCH or not constraints:
                 return value
         for constraint in ("allowedValues", "typeConstraint"):
             element = model.child(definition, constraint)

@@ -873,10 +873,18 @@ _range_function("after", lambda a, b: _range_before(b, a))
 _range_function("meets", _meets)
 _range_function("met by", lambda a, b: _meets(b, a))
 _range_function("overlaps", _overlaps)
-_range_function("overlaps before", lambda a, b: _overlaps(a, b) and _start_le(a, b) and not _same_start(a, b)
-                and not _end_ge(a, b))
-_range_function("overlaps after", lambda a, b: _overlaps(a, b) and _start_le(b, a) and not _same_start(a, b)
-                and not _end_ge(b, a))
+def _overlaps_before(a: Range, b: Range) -> bool:
+    """DMN 1.5's rule: a starts first, ends inside b (or where b ends, b's end included), and reaches b."""
+    starts_first = _start_le(a, b) and not _same_start(a, b)
+    reaches = a.end is None or b.start is None or _lt(b.start, a.end) or (
+        _eq(a.end, b.start) and a.end_closed and b.start_closed)
+    ends_inside = b.end is None or (a.end is not None and (_lt(a.end, b.end) or (
+        _eq(a.end, b.end) and (not a.end_closed or b.end_closed))))
+    return starts_first and reaches and ends_inside
+
+
+_range_function("overlaps before", _overlaps_before)
+_range_function("overlaps after", lambda a, b: _overlaps_before(b, a))
 _range_function("finishes", lambda a, b: _same_end(a, b) and _start_le(b, a))
 _range_function("finished by", lambda a, b: _same_end(a, b) and _start_le(a, b))
 _range_function("includes", lambda a, b: _start_le(a, b) and _end_ge(a, b))
