@@ -894,6 +894,17 @@ _range_function("started by", lambda a, b: _same_start(a, b) and _end_ge(a, b))
 _range_function("coincides", lambda a, b: _same_start(a, b) and _same_end(a, b))
 
 
+_LITERAL_CALLS = ("date", "time", "date and time", "duration")
+
+
+def _literal_end(node: tuple) -> bool:
+    """A literal, a negated number or a temporal constructor of one string literal (``date("2024-01-01")``)."""
+    if node[0] == "lit" or (node[0] == "neg" and node[1][0] == "lit"):
+        return True
+    return (node[0] == "call" and node[1][0] == "name" and node[1][1] in _LITERAL_CALLS and len(node[2]) == 1
+            and not node[3] and node[2][0][0] == "lit" and isinstance(node[2][0][1], str))
+
+
 @builtin("range", "from")
 def _range(text: object) -> object:
     source = _str(text).strip()
@@ -901,10 +912,10 @@ def _range(text: object) -> object:
         tree = parse_expression(source, where="range()")
     except ExpressionError as exc:
         raise FeelError(str(exc)) from exc
-    if tree[0] != "range":
-        raise FeelError(f"not a range: {source!r}")
+    if tree[0] != "range" or source[:1] not in "[(]":
+        raise FeelError(f"not an interval: {source!r}")
     for end in tree[1:3]:
-        if end is not None and end[0] not in ("lit", "call", "neg"):
+        if end is not None and not _literal_end(end):
             raise FeelError("range ends must be literals")
     value = evaluate_node(tree, Scope(BUILTINS))
     if value is None:
