@@ -229,10 +229,11 @@ def _match(function: Function, positional: list | None, named: dict | None) -> l
             fixed = [named.get(p) for p in parameters[:-1]]
             rest = named.get(parameters[-1])
             return [*fixed, *(rest if isinstance(rest, list) else [rest])]
-        required = getattr(function, "required", 0)
-        if any(p not in named for p in parameters[:required]):
-            return None
-        return [named.get(p) for p in parameters]
+        # a parameter left out is null; optional ones after the last given keep their defaults
+        required = getattr(function, "required", len(parameters))
+        given = [index for index, p in enumerate(parameters) if p in named]
+        count = max(required, given[-1] + 1 if given else 0)
+        return [named.get(p) for p in parameters[:count]]
     assert positional is not None
     if function.variadic:
         if len(positional) < len(parameters) - 1:
