@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, InvalidOperation, Overflow
 
 from seams.lang.feel_temporal import (
     YearsMonths,
@@ -25,7 +25,8 @@ from seams.lang.feel_temporal import (
     years_months_text,
 )
 
-NUMBERS = Context(prec=34, rounding=ROUND_HALF_EVEN, Emax=6144, Emin=-6143, traps=[InvalidOperation])
+NUMBERS = Context(prec=34, rounding=ROUND_HALF_EVEN, Emax=6144, Emin=-6143,
+                  traps=[InvalidOperation, Overflow, DivisionByZero])
 
 
 class FeelError(Exception):
