@@ -1,21 +1,20 @@
-"""Run the in-scope decision-table cases of a DMN TCK checkout through seams' generated decisions module.
+"""Run every test case of a DMN TCK checkout through seams' DMN interpreter; cross-check generated tables.
 
-Usage: ``python conformance/dmn_tck.py PATH`` where PATH is a checkout of
-https://github.com/dmn-tck/tck (or its ``TestCases`` folder, or any folder
-below it). Not part of the test suite: the TCK is not vendored. See
-docs/conformance.md for what it does and the figures of the last run.
+Usage: ``python conformance/dmn_tck.py PATH [--summary]`` where PATH is a
+checkout of https://github.com/dmn-tck/tck (or its ``TestCases`` folder, or
+any folder below it). Not part of the test suite: the TCK is not vendored.
+See docs/conformance.md for what it does and the figures of the last run.
 
 For every ``*-test-*.xml`` file and every result node of every test case
-it prints one line, ``passed``, ``failed`` or ``out of scope``, then the
-totals. A result is in scope when its decision is a decision table seams
-supports (seams.lang.dmn_support, the same table ``seams check`` and the
-generator read) whose inputs are the test's input data (names or dotted
-paths into them) or the results of other such decisions, which are
-evaluated first the same way. Each such decision becomes a one-decision seams project
-in a temporary folder, the built-in ``decisions`` generator writes its
-module, and the module's function is called with the test's inputs; a
-``DecisionError`` (a broken hit policy) counts as a null result, as the
-standard makes it.
+it prints one line, ``passed``, ``failed`` or ``out of scope`` (naming the
+construct seams does not evaluate), then the totals per folder, per TCK
+label (the feature a test file declares) and overall. Each result node's
+decision (or the decision service a test case invokes) is evaluated by
+seams.lang.dmn_eval, the interpreter ``seams check`` and the generated
+module share; a node the TCK marks ``errorResult="true"`` passes when the
+value is null. Where a decision is a table the built-in ``decisions``
+generator supports, the generated module is run on the same inputs too,
+and a value different from the interpreter's fails the node.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from __future__ import annotations
 import re
 import sys
 import tempfile
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
@@ -32,8 +32,19 @@ from lxml import etree
 
 from seams.errors import GeneratorError, SeamsError
 from seams.generators.decisions import decisions_source
+from seams.lang.dmn_eval import DmnInterpreter, Unsupported, load_models
 from seams.lang.dmn_support import read_decision
 from seams.lang.feel_parse import parse_name
+from seams.lang.feel_temporal import (
+    BEYOND_PYTHON,
+    BeyondPython,
+    YearsMonths,
+    parse_date,
+    parse_date_time,
+    parse_duration,
+    parse_time,
+)
+from seams.lang.feel_values import equal
 from seams.model.loading import load_model
 from seams.model.payloads import parse_xml
 from seams.project.layout import load_project
@@ -43,6 +54,10 @@ TCK_NS = "http://www.omg.org/spec/DMN/20160719/testcase"
 XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
 XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
 _T = f"{{{TCK_NS}}}"
+STATUSES = ("passed", "failed", "out of scope")
+NUMBER_TOLERANCE = Decimal("0.00000001")
+"""Numbers match within this, as the TCK's own runners compare them (its expected values come from
+binary floating point, seams computes 34 significant digits)."""
 
 
 class _OutOfScope(Exception):
@@ -54,14 +69,18 @@ class Outcome:
     status: str  # passed, failed, out of scope
     case: str
     detail: str = ""
+    folder: str = ""
+    labels: tuple[str, ...] = ()
 
     def line(self) -> str:
         return f"{self.status} {self.case}" + (f": {self.detail}" if self.detail else "")
 
 
 def main(argv: list[str]) -> int:
+    summary = "--summary" in argv
+    argv = [a for a in argv if a != "--summary"]
     if len(argv) != 1:
-        print("usage: python conformance/dmn_tck.py PATH", file=sys.stderr)
+        print("usage: python conformance/dmn_tck.py PATH [--summary]", file=sys.stderr)
         return 2
     root = Path(argv[0])
     if not root.is_dir():
@@ -70,52 +89,109 @@ def main(argv: list[str]) -> int:
     outcomes = []
     for test_file in sorted(root.rglob("*-test-*.xml")):
         outcomes += run_test_file(test_file, root)
-    for outcome in outcomes:
-        print(outcome.line())
-    counts = {status: sum(o.status == status for o in outcomes) for status in ("passed", "failed", "out of scope")}
-    print(", ".join(f"{status} {count}" for status, count in counts.items()))
+    if not summary:
+        for outcome in outcomes:
+            print(outcome.line())
+    for title, key in (("folder", lambda o: [o.folder]), ("label", lambda o: list(o.labels) or ["(none)"])):
+        table: dict[str, Counter] = defaultdict(Counter)
+        for outcome in outcomes:
+            for group in key(outcome):
+                table[group][outcome.status] += 1
+        for group in sorted(table):
+            print(f"{title} {group}: " + ", ".join(f"{s} {table[group][s]}" for s in STATUSES))
+    reasons = Counter(_reason(o.detail) for o in outcomes if o.status == "out of scope")
+    for reason, count in reasons.most_common():
+        print(f"out of scope because {reason}: {count}")
+    counts = {status: sum(o.status == status for o in outcomes) for status in STATUSES}
+    total = len(outcomes) or 1
+    print(", ".join(f"{status} {count}" for status, count in counts.items())
+          + f" ({100 * counts['passed'] / total:.1f}% of {len(outcomes)} result nodes passed)")
     return 1 if counts["failed"] else 0
+
+
+def _reason(detail: str) -> str:
+    """A reason without the value it was met on, so equal reasons count together."""
+    return detail.split(": '")[0].split(': "')[0][:160]
 
 
 def run_test_file(test_file: Path, root: Path) -> list[Outcome]:
     shown = test_file.relative_to(root).as_posix()
+    folder = test_file.parent.relative_to(root).as_posix()
     tests = etree.parse(str(test_file)).getroot()
+    labels = tuple(sorted({(label.text or "").strip() for label in tests.iter(f"{_T}label")} - {""}))
     model_name = (tests.findtext(f"{_T}modelName") or "").strip()
     model_path = test_file.parent / model_name
-    outcomes = []
     cases = tests.findall(f"{_T}testCase")
+
+    def outcome(status: str, case: str, detail: str = "") -> Outcome:
+        return Outcome(status, case, detail, folder, labels)
+
     try:
         dmn = parse_xml(model_path.read_bytes(), source=model_path.name)
+        models = load_models(sorted(test_file.parent.glob("*.dmn")))
     except (OSError, SeamsError) as exc:
-        return [Outcome("out of scope", f"{shown} {c.get('id')}", f"model does not load: {exc}") for c in cases]
+        return [outcome("out of scope", f"{shown} {c.get('id')}", f"model does not load: {exc}") for c in cases]
     namespace = etree.QName(dmn.getroot()).namespace
     if namespace not in DMN_MODEL_NAMESPACES:
-        return [Outcome("out of scope", f"{shown} {c.get('id')}", f"not a DMN 1.1-1.5 model ({namespace})")
+        return [outcome("out of scope", f"{shown} {c.get('id')}", f"not a DMN 1.1-1.5 model ({namespace})")
                 for c in cases]
+    main_model = next(m for m in models.values() if m.path == model_path)
+    interpreter = DmnInterpreter(main_model, models)
     runner = _ModelRunner(model_path, dmn.getroot(), namespace)
+    outcomes = []
     for case in cases:
         try:
             inputs = {node.get("name"): value_of(node) for node in case.findall(f"{_T}inputNode")}
         except ValueError as exc:
             inputs = exc
+        service = case.get("invocableName") if case.get("type") == "decisionService" else None
         for result in case.findall(f"{_T}resultNode"):
             name = f"{shown} {case.get('id')} {result.get('name')}"
-            if result.get("errorResult") == "true":
-                outcomes.append(Outcome("out of scope", name, "an expected error result"))
-                continue
             try:
-                expected = value_of(result.find(f"{_T}expected"))
+                expected = None if result.get("errorResult") == "true" else value_of(result.find(f"{_T}expected"))
+            except BeyondPython as exc:
+                outcomes.append(outcome("out of scope", name, f"an expected value Python cannot hold: "
+                                        f"{re.sub(r': .*', '', str(exc))}"))
+                continue
             except ValueError as exc:
-                outcomes.append(Outcome("out of scope", name, f"an expected value Python cannot hold: {exc}"))
+                outcomes.append(outcome("failed", name, f"an expected value seams cannot read: {exc}"))
                 continue
             if isinstance(inputs, ValueError):
-                outcomes.append(Outcome("out of scope", name, f"an input value Python cannot hold: {inputs}"))
+                outcomes.append(outcome("out of scope", name, f"an input value Python cannot hold: {inputs}"))
                 continue
             try:
-                outcomes.append(runner.run(name, result.get("name") or "", inputs, expected))
+                status, detail = _run(interpreter, runner, service, result.get("name") or "", inputs, expected)
+            except Unsupported as exc:
+                status, detail = "out of scope", str(exc)
             except Exception as exc:  # one broken case must not hide the others' results
-                outcomes.append(Outcome("failed", name, f"{type(exc).__name__}: {exc}"))
+                status, detail = "failed", f"{type(exc).__name__}: {exc}"
+            outcomes.append(outcome(status, name, detail))
     return outcomes
+
+
+def _run(interpreter: DmnInterpreter, runner: _ModelRunner, service: str | None, name: str, inputs: dict,
+         expected: object) -> tuple[str, str]:
+    if service:
+        actual = interpreter.invoke(service, inputs)
+        if isinstance(actual, dict) and name in actual and not isinstance(expected, dict):
+            actual = actual[name]
+        elif isinstance(actual, dict) and isinstance(expected, dict) is False and name not in actual:
+            actual = None
+    else:
+        actual = interpreter.decide(name, inputs)
+    if not same(actual, expected):
+        beyond = next((error for error in interpreter.errors if BEYOND_PYTHON in error), None)
+        if beyond is not None:
+            found = re.search(r"a (?:year|fraction)[^:]*", beyond)
+            return "out of scope", f"a FEEL value with {found.group() if found else BEYOND_PYTHON}"
+        return "failed", f"expected {expected!r}, got {actual!r}"
+    generated = runner.generated_value(interpreter, name, inputs) if not service else _NOT_GENERATED
+    if generated is not _NOT_GENERATED and not same(generated, actual):
+        return "failed", f"the generated module gives {generated!r}, the interpreter {actual!r}"
+    return "passed", ""
+
+
+_NOT_GENERATED = object()
 
 
 class _ModelRunner:
@@ -131,45 +207,32 @@ class _ModelRunner:
                 return element
         return None
 
-    def run(self, case: str, name: str, inputs: dict, expected: object) -> Outcome:
+    def generated_value(self, interpreter: DmnInterpreter, name: str, inputs: dict) -> object:
+        """The generated module's value for a decision table it supports, its required decisions' values
+        taken from the interpreter; _NOT_GENERATED when the generator does not take the decision."""
         element = self.decision(name)
         if element is None:
-            return Outcome("out of scope", case, "the result node names no decision")
-        try:
-            actual = self.evaluate(element, inputs, depth=0)
-        except _OutOfScope as exc:
-            return Outcome("out of scope", case, str(exc))
-        if same(actual, expected):
-            return Outcome("passed", case)
-        return Outcome("failed", case, f"expected {expected!r}, got {actual!r}")
-
-    def evaluate(self, element: etree._Element, inputs: dict, depth: int) -> object:
-        """The decision's value for the inputs, the decisions it requires evaluated first the same way."""
-        if depth > 20:
-            raise _OutOfScope("decisions require each other too deeply")
+            return _NOT_GENERATED
+        compiled = self.functions.get(name)
+        if compiled is None:
+            compiled = self.functions[name] = self.compile(element)
+        if isinstance(compiled, str):
+            return _NOT_GENERATED
         known = dict(inputs)
         for requirement in element.iterfind(f"{self.ns}informationRequirement/{self.ns}requiredDecision"):
             href = requirement.get("href", "")
             required = next((d for d in self.root.iter(f"{self.ns}decision")
                              if href.startswith("#") and d.get("id") == href[1:]), None)
             if required is None:
-                raise _OutOfScope(f"requires decision {href} of another model")
-            try:
-                known[required.get("name")] = self.evaluate(required, inputs, depth + 1)
-            except _OutOfScope as exc:
-                raise _OutOfScope(f"requires decision {required.get('name')!r}, out of scope: {exc}") from None
-        name = element.get("name") or ""
-        compiled = self.functions.get(name)
-        if compiled is None:
-            compiled = self.functions[name] = self.compile(element)
-        if isinstance(compiled, str):
-            raise _OutOfScope(compiled)
+                return _NOT_GENERATED
+            known[required.get("name")] = interpreter.decide(required.get("name") or "", inputs)
         function, columns = compiled
         arguments = {}
         for text, parameter in columns.items():
             path = parse_name(text)
             assert path is not None
             arguments[parameter] = _path_value(known, path.parts)
+        arguments = {k: (str(v) if isinstance(v, YearsMonths) else v) for k, v in arguments.items()}
         try:
             return function(**arguments)
         except ValueError as exc:
@@ -241,11 +304,8 @@ def _path_value(inputs: dict, parts: tuple[str, ...]) -> object:
     return None
 
 
-_DURATION = re.compile(r"(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
-
-
 def value_of(node: etree._Element | None) -> object:
-    """A TCK value element (``value``, ``component``s, ``list``) as the Python value seams uses."""
+    """A TCK value element (``value``, ``component``s, ``list``) as the FEEL value seams uses."""
     if node is None:
         return None
     value = node.find(f"{_T}value")
@@ -261,47 +321,46 @@ def value_of(node: etree._Element | None) -> object:
 
 
 def _scalar(value: etree._Element) -> object:
+    """An ``xsd:`` typed value, read with the rules of seams' FEEL (seams.lang.feel_temporal)."""
     if value.get(XSI_NIL) == "true":
         return None
-    text = value.text or ""
     kind = (value.get(XSI_TYPE) or "xsd:string").split(":")[-1]
-    if kind in ("decimal", "double", "float"):
-        return Decimal(text.strip())
-    if kind in ("integer", "int", "long"):
-        return int(text.strip())
+    text = (value.text or "") if kind == "string" else (value.text or "").strip()
+    if kind in ("decimal", "double", "float", "integer", "int", "long"):
+        if text in ("NaN", "INF", "-INF"):
+            raise ValueError(f"{text} is no FEEL number")
+        return Decimal(text)
     if kind == "boolean":
-        return text.strip() == "true"
+        return text == "true"
     if kind == "date":
-        return date.fromisoformat(text.strip())
+        return parse_date(text)
     if kind == "dateTime":
-        return datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        return parse_date_time(text)
     if kind == "time":
-        return time.fromisoformat(text.strip().replace("Z", "+00:00"))
-    if kind == "duration":
-        found = _DURATION.fullmatch(text.strip())
-        if found is None:
-            return text
-        sign, days, hours, minutes, seconds = found.groups()
-        span = timedelta(days=int(days or 0), hours=int(hours or 0), minutes=int(minutes or 0),
-                         seconds=float(seconds or 0))
-        return -span if sign else span
+        return parse_time(text)
+    if kind in ("duration", "dayTimeDuration", "yearMonthDuration"):
+        return parse_duration(text)
     return text
 
 
 def same(actual: object, expected: object) -> bool:
-    """Equal as FEEL sees it: numbers by value, contexts and lists member by member."""
+    """Equal as FEEL sees it (numbers by value, contexts and lists member by member), null only to null."""
+    if expected is None or actual is None:
+        return expected is None and actual is None
+    if isinstance(actual, (int, float)) and not isinstance(actual, bool):
+        actual = Decimal(str(actual))
     if isinstance(expected, dict) and isinstance(actual, dict):
         return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in expected)
     if isinstance(expected, list) and isinstance(actual, list):
         return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
-    if isinstance(expected, Decimal) and type(actual) in (int, Decimal, float) and not isinstance(actual, bool):
-        return Decimal(str(actual)) == expected
+    if isinstance(expected, Decimal) and isinstance(actual, Decimal):
+        return abs(expected - actual) < NUMBER_TOLERANCE
     if isinstance(expected, datetime) and isinstance(actual, datetime):
         return actual == expected and (actual.utcoffset() is None) == (expected.utcoffset() is None)
-    return type(actual) is type(expected) and actual == expected
+    return equal(actual, expected) is True
 
 
-_ = timezone  # the TCK's offsets arrive through datetime.fromisoformat
+_ = (timezone, date, time, timedelta, YearsMonths)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

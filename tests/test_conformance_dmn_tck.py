@@ -1,5 +1,6 @@
 """conformance/dmn_tck.py on a small folder in the TCK's layout (tests/fixtures/tck_mini, written for
-these tests): one line per result node, passed / failed / out of scope, then the totals."""
+these tests): one line per result node, passed / failed / out of scope, then the totals per folder, per
+label and overall."""
 
 from __future__ import annotations
 
@@ -18,19 +19,37 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           check=False)
 
 
+BOXED = "compliance-level-3/0002-mini-boxed/0002-mini-boxed-test-01.xml"
+
+
 def test_each_result_node_is_passed_failed_or_out_of_scope():
     result = run(str(MINI))
     assert result.stdout.splitlines() == [
         f"passed {FILE} 001 Level",  # PRIORITY by outputValues, a dotted path into a context, a name as operand
         f"passed {FILE} 001 Band",  # its required decision Span evaluated first, with a name as interval end
-        f"out of scope {FILE} 001 Double: dmn:decisionTable: DMN decision \"d_Double\" is a literal-expression "
-        "decision; out of scope (seams evaluates decision tables)",
+        f"passed {FILE} 001 Double",  # a literal expression
         f"passed {FILE} 002 Band",
-        f"failed {FILE} 002 Span: expected Decimal('51'), got 50",  # the fixture's deliberately wrong expectation
-        f"out of scope {FILE} 002 Span: an expected error result",
-        "passed 3, failed 1, out of scope 2",
+        f"failed {FILE} 002 Span: expected Decimal('51'), got Decimal('50')",  # deliberately wrong expectations
+        f"failed {FILE} 002 Span: expected None, got Decimal('50')",
+        f"passed {BOXED} 001 Totals",  # a boxed context: for, sum, a filter, a BKM invoked with bindings
+        f"passed {BOXED} 001 Grade",  # a decision reading another's context entry
+        f"out of scope {BOXED} 001 Java Max: a Java function definition",
+        f"passed {BOXED} 002 Grade",  # a decision service; "Z" is outside tGrade's allowed values: null
+        "folder compliance-level-2/0001-mini: passed 4, failed 2, out of scope 0",
+        "folder compliance-level-3/0002-mini-boxed: passed 3, failed 0, out of scope 1",
+        "label (none): passed 4, failed 2, out of scope 0",
+        "label Boxed Context: passed 3, failed 0, out of scope 1",
+        "label Business Knowledge Model: passed 3, failed 0, out of scope 1",
+        "out of scope because a Java function definition: 1",
+        "passed 7, failed 2, out of scope 1 (70.0% of 10 result nodes passed)",
     ]
     assert result.returncode == 1 and result.stderr == ""
+
+
+def test_summary_leaves_out_the_lines_per_node():
+    lines = run(str(MINI), "--summary").stdout.splitlines()
+    assert lines[0] == "folder compliance-level-2/0001-mini: passed 4, failed 2, out of scope 0"
+    assert lines[-1] == "passed 7, failed 2, out of scope 1 (70.0% of 10 result nodes passed)"
 
 
 def test_a_missing_folder_is_a_usage_error(tmp_path):

@@ -62,7 +62,9 @@ _HELPERS = {
     "cmp": ("lambda op, x, y: x < y if op == '<' else x <= y if op == '<=' else x > y if op == '>' "
             "else x >= y"),
     "ford": ("lambda op, a, b: None if R['kind'](a) not in ('number', 'string', 'date', 'date and time', "
-             "'duration') or R['kind'](a) != R['kind'](b) else R['cmp'](op, a, b)"),
+             "'duration') or R['kind'](a) != R['kind'](b) or R['zoned'](a) != R['zoned'](b) "
+             "else R['cmp'](op, a, b)"),
+    "zoned": "lambda v: getattr(v, 'tzinfo', None) is not None",
     "feq": ("lambda a, b: (a is None and b is None) if a is None or b is None else "
             "(None if R['kind'](a) != R['kind'](b) else "
             "(len(a) == len(b) and R['and3']([R['feq'](x, y) for x, y in zip(a, b)])) "

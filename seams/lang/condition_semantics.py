@@ -353,6 +353,9 @@ def _feel_order(op: str, a: object, b: object) -> bool | None:
     kind = feel_kind(a)
     if kind not in _ORDERED or kind != feel_kind(b):
         return None
+    if getattr(a, "tzinfo", None) is None and getattr(b, "tzinfo", None) is not None \
+            or getattr(a, "tzinfo", None) is not None and getattr(b, "tzinfo", None) is None:
+        return None  # a date and time with an offset or zone orders only against another with one
     return _ordered(op, a, b)
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from seams.errors import ExpressionError
+from seams.lang.feel_interpreter import compile_expression, compile_unary_tests, evaluate, matches
 from seams.lang.feel_parse import EqualTest, Name, Test, parse_entry, parse_literal, test_names
 from seams.lang.feel_runtime import _feel_member, _feel_test
 from seams.lang.feel_samples import samples_for
@@ -41,7 +42,10 @@ from seams.lang.values import FEEL_KINDS, NULL, feel_kind_of, render_literal
 
 KINDS = FEEL_KINDS
 
-__all__ = ["UnaryTests", "overlaps", "parse_literal", "parse_unary_tests", "sample_values"]
+__all__ = ["UnaryTests", "compile_expression", "compile_unary_tests", "evaluate", "matches", "overlaps",
+           "parse_literal", "parse_unary_tests", "sample_values"]
+"""``evaluate``, ``matches`` and the compile functions are all of FEEL (seams.lang.feel_interpreter), named
+here too so a caller that knows ``seams.lang.feel`` finds the full language beside the table-cell tests."""
 
 
 def parse_unary_tests(text: str, *, where: str) -> UnaryTests:

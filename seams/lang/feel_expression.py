@@ -1,13 +1,17 @@
-"""Camunda 8 gateway conditions: a FEEL expression subset.
+"""Camunda 8 gateway conditions: FEEL expressions read by seams' one FEEL grammar, lowered to condition trees.
 
 A Camunda 8 (Zeebe) condition is a FEEL expression after a leading ``=``.
-This module parses the part of FEEL that states a rule over process
-variables (docs/conditions.md, "FEEL") into the one condition tree
-(seams.lang.condition_tree) and refuses the rest by name: a function call
-other than the ``date``/``date and time``/``duration`` literals, ``not(...)``,
-``modulo(a, b)``, ``matches`` (patterns as seams.lang.feel_regex translates
-them), ``list contains`` and ``is defined``; filters, contexts,
-``for``/``some``/``every``.
+It is parsed by seams.lang.feel_grammar — the grammar and literal rules the
+FEEL interpreter, decision tables and output entries share, so a date, a
+zone name or a string escape means the same everywhere — and the part that
+states a rule over process variables (docs/conditions.md, "FEEL") is lowered
+into the one condition tree (seams.lang.condition_tree) the checks, the
+printer and the Python generator walk. The rest is refused by name: a
+function call other than the ``date``/``date and time``/``duration``
+literals, ``not(...)``, ``modulo(a, b)``, ``matches`` (patterns as
+seams.lang.feel_regex translates them), ``list contains`` and ``is
+defined``; filters, contexts, ``for``/``some``/``every``. Such expressions
+are evaluated by seams.lang.feel_interpreter, which takes all of FEEL.
 
 These are FEEL *expressions* (``amount > 1000``), not the unary tests of a
 decision table's input entries (``> 1000``), which seams.lang.feel reads.
@@ -17,9 +21,8 @@ that are not keywords and follow each other are one name.
 
 from __future__ import annotations
 
-import re
-from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from datetime import timedelta
+from decimal import Decimal
 
 from seams.lang.condition_tree import (
     Arith,
@@ -40,27 +43,18 @@ from seams.lang.condition_tree import (
     Ternary,
     Var,
 )
+from seams.lang.feel_grammar import FeelParser
+from seams.lang.feel_grammar import Node as Tree
+from seams.lang.feel_interpreter import BUILTIN_NAMES
 from seams.lang.feel_regex import PatternError, translate
-from seams.lang.token_stream import Token, TokenStream
+from seams.lang.feel_temporal import YearsMonths, days_time_text, parse_date, parse_date_time, parse_duration
 from seams.lang.token_stream import quote as _quote
 from seams.lang.token_stream import segment as _segment
 
-_TOKEN = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<number>\d+(?:\.\d+)?|\.\d+)
-  | (?P<string>"(?:[^"\\]|\\.)*")
-  | (?P<name>[^\W\d][\w?]*)
-  | (?P<op>\.\.|!=|<=|>=|\*\*|[=<>+\-*/(),.\[\]{}:])
-""", re.X | re.S)
-
-_KEYWORDS = {"and", "or", "between", "in", "if", "then", "else", "true", "false", "null", "for", "some",
-             "every", "satisfies", "return", "instance", "of", "function"}
-_LITERALS = {"true": True, "false": False, "null": None}
 _COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_STRING_ESCAPES = {'"': '"', "\\": "\\", "'": "'", "n": "\n", "r": "\r", "t": "\t"}
-_DURATION = re.compile(r"^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
-_LITERAL_FUNCTIONS = ("date and time", "date", "duration")
+_LITERAL_FUNCTIONS = {"date and time": parse_date_time, "date": parse_date, "duration": parse_duration}
 _FUNCTIONS = ("matches", "list contains", "is defined")
+_DEFINED = " is defined"
 
 
 def is_feel(text: str) -> bool:
@@ -68,282 +62,170 @@ def is_feel(text: str) -> bool:
     return text.startswith("=")
 
 
+class _ConditionParser(FeelParser):
+    SKIP = 1  # after "="
+
+
 def parse_feel_expression(text: str, *, where: str, max_depth: int) -> Node:
     """The tree of an ``=...`` condition, or an ExpressionError naming the construct at fault."""
-    return _Parser(text, where, max_depth).condition()
+    parser = _ConditionParser(text, where=where, names=BUILTIN_NAMES)
+    parser.max_depth = max_depth
+    tree = parser.expression_text()
+    return _Lowering(parser).lower(tree)
 
 
-class _Parser(TokenStream[Token]):
-    DIALECT, PATTERN, SKIP = "FEEL", _TOKEN, 1  # SKIP: after "="
+class _Lowering:
+    """FEEL grammar trees to condition trees; what the condition tree has no node for is refused by name."""
 
-    def expect_word(self, word: str) -> None:
-        if not self.tok.is_word(word):
-            raise self.invalid(self.tok)
-        self.take()
+    def __init__(self, parser: FeelParser):
+        self.parser = parser
 
-    # -- grammar, lowest precedence first
+    def fail(self, problem: str):
+        return self.parser.fail(problem)
 
-    def condition(self) -> Node:
-        node = self.expression()
-        if self.tok.kind != "end":
-            raise self.invalid(self.tok)
-        return node
+    def shown(self, node: Tree) -> str:
+        start, end = self.parser.spans.get(id(node), (0, len(self.parser.text)))
+        return _segment(self.parser.text[start:end])
 
-    def expression(self) -> Node:
-        self.depth += 1
-        if self.depth > self.max_depth:
-            raise self.fail(f"nesting deeper than {self.max_depth}")
-        token = self.tok
-        if token.is_word("if"):
-            self.take()
-            test = self.expression()
-            self.expect_word("then")
-            then = self.expression()
-            self.expect_word("else")
-            node: Node = Ternary(test, then, self.expression())
-        elif token.is_word("for", "some", "every"):
-            raise self.fail(f"'{token.text}' expression is not supported")
-        elif token.is_word("function"):
-            raise self.fail("function definition is not supported")
-        else:
-            node = self.disjunction()
-        self.depth -= 1
-        return node
+    def lower(self, node: Tree) -> Node:
+        kind = node[0]
+        handler = getattr(self, f"_{kind}", None)
+        if handler is None:
+            raise self.fail(_REFUSED.get(kind, f"{kind} is not supported"))
+        return handler(node)
 
-    def disjunction(self) -> Node:
-        return self._boolean("or", self.conjunction)
+    def _lit(self, node: Tree) -> Node:
+        value = node[1]
+        if isinstance(value, Decimal) and value.as_tuple().exponent == 0:
+            return Lit(int(value))
+        return Lit(value)
 
-    def conjunction(self) -> Node:
-        return self._boolean("and", self.comparison)
+    def _error(self, node: Tree) -> Node:
+        raise self.fail(node[1])
 
-    def _boolean(self, word: str, operand) -> Node:
-        values = [operand()]
-        while self.tok.is_word(word):
-            self.take()
-            values.append(operand())
-        return values[0] if len(values) == 1 else BoolOp(word, tuple(values))
+    def _name(self, node: Tree) -> Node:
+        name = node[1]
+        if name.endswith(_DEFINED) and len(name) > len(_DEFINED):
+            return IsDefined(Var(name[:-len(_DEFINED)]))
+        return Var(name)
 
-    def comparison(self) -> Node:
-        node = self.additive()
-        token = self.tok
-        if token.kind == "op" and token.text in _COMPARISONS:
-            self.take()
-            node = Compare((node, self.additive()), (_COMPARISONS[token.text],))
-        elif token.is_word("between"):
-            self.take()
-            low = self.additive()
-            self.expect_word("and")
-            node = Between(node, low, self.additive())
-        elif token.is_word("in"):
-            self.take()
-            node = Compare((node, self.tests()), ("in",))
-        elif token.is_word("instance") and self.peek(1).is_word("of"):
-            raise self.fail("'instance of' is not supported")
-        following = self.tok
-        if (following.kind == "op" and following.text in _COMPARISONS) or following.is_word("between", "in"):
-            raise self.fail(f"chained comparison ({following.text!r} after a comparison) is not supported; "
+    def _path(self, node: Tree) -> Node:
+        base = self.lower(node[1])
+        member = node[2]
+        if member.endswith(_DEFINED) and len(member) > len(_DEFINED):
+            return IsDefined(Path(base, member[:-len(_DEFINED)]))
+        return Path(base, member)
+
+    def _if(self, node: Tree) -> Node:
+        return Ternary(self.lower(node[1]), self.lower(node[2]), self.lower(node[3]))
+
+    def _boolean(self, node: Tree) -> Node:
+        """``a and b and c`` as one BoolOp of three; a group in parentheses stays one operand."""
+        op = node[0]
+        values = [node[2]]
+        node = node[1]
+        while node[0] == op and id(node) not in self.parser.parens:
+            values.insert(0, node[2])
+            node = node[1]
+        values.insert(0, node)
+        return BoolOp(op, tuple(self.lower(v) for v in values))
+
+    _or = _and = _boolean
+
+    def _comparison_operand(self, node: Tree, op: str) -> Node:
+        if node[0] in ("cmp", "between", "in"):
+            raise self.fail(f"chained comparison ({op!r} after a comparison) is not supported; "
                             "join the comparisons with 'and'")
-        return node
+        return self.lower(node)
 
-    def tests(self) -> LitList:
-        """What follows ``in``: ``(t, ...)``, a range, a list literal ``[a, b]`` or one literal."""
-        if self.tok.is_op("(") and not self._range_ahead():
-            self.take()
-            items: list[Lit | Range] = []
-            while not self.tok.is_op(")"):
-                items.append(self.test_item())
-                if not self.tok.is_op(","):
-                    break
-                self.take()
-            self.expect(")")
-            return LitList(tuple(items))
-        if self.tok.is_op("[") and not self._range_ahead():
-            self.take()
-            items = []
-            while not self.tok.is_op("]"):
-                items.append(self.literal())
-                if not self.tok.is_op(","):
-                    break
-                self.take()
-            self.expect("]")
-            return LitList(tuple(items))
-        return LitList((self.test_item(),))
+    def _cmp(self, node: Tree) -> Node:
+        left = self._comparison_operand(node[2], node[1])
+        return Compare((left, self.lower(node[3])), (_COMPARISONS[node[1]],))
 
-    def _range_ahead(self) -> bool:
-        """Whether the bracket here opens an interval ``[a..b]`` (the literal before ``..``)."""
-        index = self.pos + 1
-        level = 0
-        while self.tokens[index].kind != "end":
-            token = self.tokens[index]
-            if token.is_op("(", "["):
-                level += 1
-            elif token.is_op(")", "]"):
-                if level == 0:
-                    return False
-                level -= 1
-            elif token.is_op(",") and level == 0:
-                return False
-            elif token.is_op("..") and level == 0:
-                return True
-            index += 1
-        return False
+    def _between(self, node: Tree) -> Node:
+        value = self._comparison_operand(node[1], "between")
+        return Between(value, self.lower(node[2]), self.lower(node[3]))
 
-    def test_item(self) -> Lit | Range:
-        token = self.tok
-        if token.is_op("[", "(", "]") and self._range_ahead():
-            self.take()
-            low = self.literal()
-            self.expect("..")
-            high = self.literal()
-            end = self.take()
-            if not end.is_op("]", ")", "["):
-                raise self.invalid(end)
-            return Range(low, high, token.text == "[", end.text == "]")
-        if token.kind == "op" and token.text in ("<", "<=", ">", ">=", "=", "!="):
-            raise self.fail(f"unary test {token.text!r} after 'in' is not supported; compare with the value "
-                            "instead")
-        return self.literal()
+    def _in(self, node: Tree) -> Node:
+        value = self._comparison_operand(node[1], "in")
+        items: list[Lit | Range] = []
+        for test in node[2]:
+            if test[0] == "test":
+                raise self.fail(f"unary test {test[1]!r} after 'in' is not supported; compare with the value "
+                                "instead")
+            if test[0] == "list" and len(node[2]) == 1:
+                items.extend(self.literal(item) for item in test[1])
+            elif test[0] == "range" and test[1] is not None and test[2] is not None:
+                items.append(Range(self.literal(test[1]), self.literal(test[2]), test[3], test[4]))
+            elif test[0] == "range":
+                raise self.fail(f"unary test {self.shown(test)!r} after 'in' is not supported; compare with the "
+                                "value instead")
+            else:
+                items.append(self.literal(test))
+        return Compare((value, LitList(tuple(items))), ("in",))
 
-    def literal(self) -> Lit:
-        start = self.tok.start
-        node = self.additive()
-        if not isinstance(node, Lit):
-            raise self.fail(f"{_quote(self.text[start:self.tokens[self.pos - 1].end])} where a literal "
-                            "is needed")
-        return node
+    def literal(self, node: Tree) -> Lit:
+        lowered = self.lower(node)
+        if not isinstance(lowered, Lit):
+            raise self.fail(f"{_quote(self.shown(node))} where a literal is needed")
+        return lowered
 
-    def additive(self) -> Node:
-        node = self.multiplicative()
-        while self.tok.is_op("+", "-"):
-            op = self.take().text
-            node = Arith(op, node, self.multiplicative())
-        return node
-
-    def multiplicative(self) -> Node:
-        node = self.unary()
-        while self.tok.is_op("*", "/"):
-            op = self.take().text
-            node = Arith(op, node, self.unary())
-        if self.tok.is_op("**"):
+    def _arith(self, node: Tree) -> Node:
+        if node[1] == "**":
             raise self.fail("exponentiation ** is not supported")
-        return node
+        return Arith(node[1], self.lower(node[2]), self.lower(node[3]))
 
-    def unary(self) -> Node:
-        if self.tok.is_op("-"):
-            self.take()
-            if self.tok.kind == "number":
-                literal = self.value()
-                if isinstance(literal, Lit):
-                    return Lit(-literal.value)  # type: ignore[operator]
-                return Neg(literal)
-            self.depth += 1
-            if self.depth > self.max_depth:
-                raise self.fail(f"nesting deeper than {self.max_depth}")
-            node = Neg(self.unary())
-            self.depth -= 1
-            return node
-        return self.value()
+    def _neg(self, node: Tree) -> Node:
+        operand = self.lower(node[1])
+        if isinstance(operand, Lit) and isinstance(operand.value, (int, Decimal)) \
+                and not isinstance(operand.value, bool):
+            return Lit(-operand.value)
+        return Neg(operand)
 
-    def value(self) -> Node:
-        start = self.tok.start
-        node = self.primary()
-        while self.tok.is_op(".", "["):
-            if self.tok.is_op("["):
-                raise self.fail(f"filter {_segment(self.text[start:self._closing('[', ']')])} is not supported")
-            self.take()
-            name = self.take()
-            if name.kind != "name":
-                raise self.invalid(name)
-            node = Path(node, name.text)
-        if self.tok.is_word("is") and self.peek(1).is_word("defined") and not self.peek(2).is_op("("):
-            if not isinstance(node, (Var, Path)):
-                raise self.fail(f"{_segment(self.text[start:self.tok.start])} is defined: only a name or path "
-                                "can be tested")
-            self.pos += 2
-            node = IsDefined(node)
-        return node
+    def _list(self, node: Tree) -> Node:
+        return ListLit(tuple(self.lower(item) for item in node[1]))
 
-    def primary(self) -> Node:
-        token = self.tok
-        if token.kind == "number":
-            self.take()
-            return Lit(self._number(token.text))
-        if token.kind == "string":
-            self.take()
-            return Lit(self._string(token.text))
-        if token.is_op("("):
-            self.take()
-            node = self.expression()
-            self.expect(")")
-            return node
-        if token.is_op("{"):
-            raise self.fail("context {...} is not supported")
-        if token.is_op("["):
-            if self._range_ahead():
-                raise self.fail("range outside 'in' is not supported")
-            self.take()
-            items = []
-            while not self.tok.is_op("]"):
-                items.append(self.expression())
-                if not self.tok.is_op(","):
-                    break
-                self.take()
-            self.expect("]")
-            return ListLit(tuple(items))
-        if token.kind == "name":
-            if token.text in _LITERALS:
-                self.take()
-                return Lit(_LITERALS[token.text])
-            if token.is_word("date") and self.peek(1).is_word("and") and self.peek(2).is_word("time") \
-                    and self.peek(3).is_op("("):
-                self.pos += 3
-                return self.call("date and time", token.start)
-            if token.is_word("not") and self.peek(1).is_op("("):
-                self.take()
-                return self.call("not", token.start)
-            if token.text in _KEYWORDS:
-                raise self.invalid(token)
-            words = [self.take().text]
-            while self.tok.kind == "name" and self.tok.text not in _KEYWORDS:
-                words.append(self.take().text)
-            if len(words) > 2 and words[-2:] == ["is", "defined"] and not self.tok.is_op("("):
-                return IsDefined(Var(" ".join(words[:-2])))
-            name = " ".join(words)
-            if self.tok.is_op("("):
-                return self.call(name, token.start)
-            return Var(name)
-        raise self.invalid(token)
+    def _range(self, node: Tree) -> Node:
+        raise self.fail("range outside 'in' is not supported")
 
-    def call(self, name: str, start: int) -> Node:
-        if name not in (*_LITERAL_FUNCTIONS, "not", "modulo", *_FUNCTIONS):
-            raise self.fail(f"function call {_segment(self.text[start:self._closing('(', ')')])} is not supported")
-        self.expect("(")
-        arguments = []
-        while not self.tok.is_op(")"):
-            arguments.append(self.expression())
-            if not self.tok.is_op(","):
-                break
-            self.take()
-        self.expect(")")
-        shown = _segment(self.text[start:self.tokens[self.pos - 1].end])
+    def _filter(self, node: Tree) -> Node:
+        raise self.fail(f"filter {self.shown(node)} is not supported")
+
+    def _call(self, node: Tree) -> Node:
+        function, arguments, named = node[1], node[2], node[3]
+        name = function[1] if function[0] == "name" else None
+        shown = self.shown(node)
+        if named or name not in (*_LITERAL_FUNCTIONS, "not", "modulo", *_FUNCTIONS):
+            raise self.fail(f"function call {shown} is not supported")
+        lowered = [self.lower(argument) for argument in arguments]
         if name == "not":
-            if len(arguments) != 1:
-                raise self.fail(f"not(...) takes one argument, not {len(arguments)}: {shown}")
-            return Not(arguments[0])
-        if name in _FUNCTIONS:
-            return self.function(name, arguments, shown)
+            if len(lowered) != 1:
+                raise self.fail(f"not(...) takes one argument, not {len(lowered)}: {shown}")
+            return Not(lowered[0])
         if name == "modulo":
-            if len(arguments) != 2:
+            if len(lowered) != 2:
                 raise self.fail(f"modulo(a, b) takes two arguments: {shown}")
-            return Arith("%", arguments[0], arguments[1])
-        if len(arguments) != 1 or not (isinstance(arguments[0], Lit) and isinstance(arguments[0].value, str)):
+            return Arith("%", lowered[0], lowered[1])
+        if name in _FUNCTIONS:
+            return self.function(name, lowered, shown, arguments[0] if len(node) > 4 else None)
+        assert name is not None
+        if len(lowered) != 1 or not (isinstance(lowered[0], Lit) and isinstance(lowered[0].value, str)):
             raise self.fail(f"{name}(...) with anything but one string literal is not supported: {shown}")
-        return Lit(self._temporal(name, arguments[0].value, shown))
+        try:
+            value = _LITERAL_FUNCTIONS[name](lowered[0].value)
+        except ValueError as exc:
+            raise self.fail(f"{shown} is not a supported {name} literal ({exc})") from None
+        if isinstance(value, YearsMonths):
+            raise self.fail(f"{shown} is not a supported duration literal (a years and months duration: "
+                            "conditions compare days and time durations)")
+        return Lit(value)
 
-    def function(self, name: str, arguments: list[Node], shown: str) -> Node:
+    def function(self, name: str, arguments: list[Node], shown: str, after: Tree | None = None) -> Node:
         """``matches``, ``list contains`` and ``is defined`` (docs/conditions.md, "FEEL functions")."""
         if name == "is defined":
             if len(arguments) != 1 or not isinstance(arguments[0], (Var, Path)):
+                if after is not None:
+                    raise self.fail(f"{self.shown(after)} is defined: only a name or path can be tested")
                 raise self.fail(f"is defined(...) takes one name or path: {shown}")
             return IsDefined(arguments[0])
         if name == "list contains":
@@ -362,88 +244,14 @@ class _Parser(TokenStream[Token]):
             raise self.fail(f"{shown}: {exc}") from None
         return Matches(arguments[0], pattern, flags)  # type: ignore[arg-type]
 
-    def _closing(self, opening: str, closing: str) -> int:
-        """The source offset past the bracket closing the first ``opening`` from here on."""
-        level, index = 0, self.pos
-        while self.tokens[index].kind != "end":
-            token = self.tokens[index]
-            if token.is_op(opening):
-                level += 1
-            elif token.is_op(closing):
-                level -= 1
-                if level == 0:
-                    return token.end
-            index += 1
-        return len(self.text)
 
-    def _temporal(self, name: str, text: str, shown: str) -> object:
-        try:
-            if name == "date":
-                return date.fromisoformat(text)
-            if name == "date and time":
-                value = datetime.fromisoformat(text)
-                if "T" not in text or value.tzinfo is not None:
-                    raise ValueError
-                return value
-            return _duration(text)
-        except ValueError:
-            raise self.fail(f"{shown} is not a supported {name} literal "
-                            f"({'a days-and-time duration' if name == 'duration' else 'ISO 8601, no zone'})"
-                            ) from None
-
-    def _number(self, text: str) -> int | Decimal:
-        if "." in text:
-            try:
-                return Decimal(text)
-            except InvalidOperation:
-                raise self.fail(f"number {text!r} out of range") from None
-        return int(text)
-
-    def _string(self, text: str) -> str:
-        body, out, index = text[1:-1], [], 0
-        while index < len(body):
-            char = body[index]
-            if char != "\\":
-                out.append(char)
-                index += 1
-                continue
-            code = body[index + 1:index + 2]
-            if code == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[index + 2:index + 6]):
-                out.append(chr(int(body[index + 2:index + 6], 16)))
-                index += 6
-            elif code in _STRING_ESCAPES:
-                out.append(_STRING_ESCAPES[code])
-                index += 2
-            else:
-                raise self.fail(f"string escape {body[index:index + 2]!r} is not supported")
-        return "".join(out)
-
-
-def _duration(text: str) -> timedelta:
-    match = _DURATION.match(text)
-    if match is None or text in ("P", "PT", "-P", "-PT") or text.endswith("T"):
-        raise ValueError(text)
-    sign, days, hours, minutes, seconds = match.groups()
-    value = timedelta(days=int(days or 0), hours=int(hours or 0), minutes=int(minutes or 0),
-                      seconds=float(Decimal(seconds or 0)))
-    return -value if sign else value
+_REFUSED = {
+    "for": "'for' expression is not supported", "some": "'some' expression is not supported",
+    "every": "'every' expression is not supported", "function": "function definition is not supported",
+    "instance": "'instance of' is not supported", "context": "context {...} is not supported",
+}
 
 
 def duration_text(value: timedelta) -> str:
     """A days-and-time duration as FEEL writes it (``P2DT3H``), the inverse of ``duration("...")``."""
-    sign = "-" if value < timedelta(0) else ""
-    value = abs(value)
-    days, rest = value.days, value.seconds
-    hours, rest = divmod(rest, 3600)
-    minutes, seconds = divmod(rest, 60)
-    micro = value.microseconds
-    time = ""
-    if hours:
-        time += f"{hours}H"
-    if minutes:
-        time += f"{minutes}M"
-    if seconds or micro:
-        time += f"{seconds}.{micro:06d}".rstrip("0").rstrip(".") + "S"
-    if not days and not time:
-        return "PT0S"
-    return f"{sign}P" + (f"{days}D" if days else "") + (f"T{time}" if time else "")
+    return days_time_text(value)

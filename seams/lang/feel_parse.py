@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta, timezone
+from datetime import time
 from decimal import Decimal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from seams.errors import ExpressionError
 from seams.lang.feel_sets import Interval
+from seams.lang.feel_temporal import YearsMonths, parse_date, parse_date_time, parse_duration, parse_time
 from seams.lang.values import FEEL_ORDERED_KINDS, feel_kind_of
 
 MAX_LENGTH = 2000
@@ -281,7 +282,11 @@ class _Parser:
         return _ESCAPES.sub(unescape, quoted[1:-1])
 
     def temporal(self, word: str) -> object:
-        """``date("…")``, ``time("…")``, ``date and time("…")`` or ``duration("…")``, the cursor after ``word``."""
+        """``date("…")``, ``time("…")``, ``date and time("…")`` or ``duration("…")``, the cursor after ``word``.
+
+        The text is read by seams.lang.feel_temporal, the rules every FEEL front-end of seams shares; what
+        this table reader cannot analyse (a time with a zone name, a years-and-months duration) is refused
+        by name after that."""
         if word == "date" and self.peek() == _Token("name", "and"):
             self.take()
             self.take()
@@ -292,65 +297,26 @@ class _Parser:
             raise self.fail(f"{word}() needs a string")
         text = self.string(token.text)
         self.expect(")")
-        try:
-            if word == "date":
-                return self.date(text)
-            if word == "time":
-                return self.time(text)
-            if word == "duration":
-                return self.duration(text)
-            day, separator, clock = text.partition("T")
-            start = datetime.combine(self.date(day), time())
-            if not separator:
-                return start
-            clock, at, zone_name = clock.partition("@")
-            moment = self.time(clock)
-            if at:  # a zone name: the offset the zone has at that date and time
-                if moment.tzinfo is not None:
-                    raise self.fail("a date and time has an offset or a zone name, not both")
-                return datetime.combine(start.date(), moment, tzinfo=self.zone(zone_name))
-            return datetime.combine(start.date(), moment, tzinfo=moment.tzinfo)
-        except ValueError:
-            raise self.fail(f"no such {word} {text!r}") from None
-
-    def date(self, text: str) -> date:
-        if not _ISO_DATE.fullmatch(text):
+        if word == "date" and not _ISO_DATE.fullmatch(text):
             raise self.fail('date() needs a "YYYY-MM-DD" string')
-        return date.fromisoformat(text)
-
-    def zone(self, name: str) -> ZoneInfo:
-        """An IANA time zone of the machine's time zone database (``zoneinfo``)."""
-        if not _ZONE_NAME.fullmatch(name):
-            raise self.fail(f"{name!r} is not a time zone name such as Europe/Paris")
         try:
-            return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            raise self.fail(f"time zone {name!r} is not in this machine's time zone database") from None
+            value = _READERS[word](text)
+        except ValueError as exc:
+            if "time zone" in str(exc):
+                raise self.fail(str(exc)) from None
+            if word == "time" and str(exc).startswith("no such"):
+                raise self.fail(f"no such time {text!r}") from None
+            if word == "time":
+                raise self.fail('time() needs "hh:mm:ss" with an optional fraction and offset (Z, +hh:mm)') from None
+            if word == "duration":
+                raise self.fail('duration() needs an ISO 8601 days and time duration such as "P1DT2H"') from None
+            raise self.fail(f"no such {word} {text!r}") from None
+        if isinstance(value, YearsMonths):
+            raise self.fail("years and months durations are not supported (days and time durations are)")
+        if word == "time" and isinstance(value, time) and isinstance(value.tzinfo, ZoneInfo):
+            raise self.fail("a time with a zone name has no fixed offset without a date; out of scope "
+                            '(write an offset, time("10:00:00+01:00"), or a date and time with the zone)')
+        return value
 
-    def time(self, text: str) -> time:
-        found = _TIME.fullmatch(text)
-        if found is None:
-            if "@" in text:
-                raise self.fail("a time with a zone name has no fixed offset without a date; out of scope "
-                                '(write an offset, time("10:00:00+01:00"), or a date and time with the zone)')
-            raise self.fail('time() needs "hh:mm:ss" with an optional fraction and offset (Z, +hh:mm)')
-        hours, minutes, seconds, fraction, offset = found.groups()
-        zone = None
-        if offset == "Z":
-            zone = UTC
-        elif offset:
-            sign = -1 if offset[0] == "-" else 1
-            zone = timezone(sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6])))
-        micro = int((fraction or "").ljust(6, "0"))
-        return time(int(hours), int(minutes), int(seconds), micro, tzinfo=zone)
 
-    def duration(self, text: str) -> timedelta:
-        found = _DURATION.fullmatch(text)
-        if found is None or text in ("P", "-P") or text.endswith("T"):
-            if _YEARS_MONTHS.fullmatch(text):
-                raise self.fail("years and months durations are not supported (days and time durations are)")
-            raise self.fail('duration() needs an ISO 8601 days and time duration such as "P1DT2H"')
-        sign, days, hours, minutes, seconds, fraction = found.groups()
-        value = timedelta(days=int(days or 0), hours=int(hours or 0), minutes=int(minutes or 0),
-                          seconds=int(seconds or 0), microseconds=int((fraction or "").ljust(6, "0")))
-        return -value if sign else value
+_READERS = {"date": parse_date, "time": parse_time, "date and time": parse_date_time, "duration": parse_duration}
