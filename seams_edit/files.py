@@ -76,7 +76,7 @@ def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -
     if undo_dir is not None:  # the journal: on disk before the first rename (seams_edit.journal)
         entry = _record_undo(root, undo_dir, [(t, *planned[t]) for t in ordered])
     try:
-        commit([(target, planned[target][0]) for target in ordered], journaled=entry is not None)
+        commit([(target, planned[target][0]) for target in ordered], journaled=entry is not None, root=root)
     except EditError:
         if entry is not None:
             shutil.rmtree(entry, ignore_errors=True)
@@ -86,12 +86,19 @@ def apply(root: Path, changes: Mapping[Path, bytes], *, undo_dir: Path | None) -
     return ApplyRecord(root, tuple(ordered), entry)
 
 
-def commit(writes: list[tuple[Path, bytes | None]], *, journaled: bool = True) -> None:
+def commit(writes: list[tuple[Path, bytes | None]], *, journaled: bool = True, root: Path | None = None) -> None:
     """Give each path its new bytes (None: delete it), all or none, through the one
     all-or-none writer (seams.project.writes). ``journaled`` is False for a write no undo
-    entry records (a scratch copy): the crash tests' hook counts only the others."""
+    entry records (a scratch copy): the crash tests' hook counts only the others. A message
+    names a file relative to ``root`` when it is given."""
+
+    def shown(path: Path) -> str:
+        if root is not None and path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+        return str(path)
+
     try:
-        write_all(dict(writes), before_rename=rename_point if journaled else None)
+        write_all(dict(writes), shown=shown, before_rename=rename_point if journaled else None)
     except WriteError as error:
         raise EditError(str(error)) from error
 
