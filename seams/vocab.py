@@ -50,6 +50,8 @@ parameters = SEAM.parameters
 result = SEAM.result
 field = SEAM.field
 datatype = SEAM.datatype
+list_ = SEAM.list  # a variable that holds a list of values of its seam:datatype (docs/model.md, "Types")
+startForm = SEAM.startForm  # Process -> the sh:NodeShape of its start form (an embedded HTML start form)
 decidedBy = SEAM.decidedBy
 # scenarios of a process (docs/scenarios.md); seam:given, seam:replies and seam:expect as examples have them
 scenario = SEAM.scenario

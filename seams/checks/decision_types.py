@@ -79,8 +79,10 @@ def decision_tables(model: Model) -> dict[tuple, etree._Element]:
 
 
 def _task_findings(model: Model, task: Task, decision: Decision) -> Iterable[Finding]:
+    from seams.checks.drd import graph_inputs
+
     outputs = {o.process_variable for o in decision.outputs if isinstance(o.process_variable, URIRef)}
-    inputs = {i.from_path for i in decision.inputs if isinstance(i.from_path, URIRef)}
+    inputs = {variable for _, variable in graph_inputs(model.view, decision)}
     writes = set(task.writes)
     if writes == outputs and inputs <= set(task.reads):
         return
