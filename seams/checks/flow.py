@@ -334,6 +334,9 @@ def upstream_findings(model: Model) -> list[Finding]:
         found.extend(_condition_findings(model, process, by_name, before, sets, graph))
         found.extend(_read_findings(model, process, items, before, graph, sets))
         found.extend(mixed_dialect_findings(process))
+    from seams.checks.engine_support import engine_findings
+
+    found.extend(engine_findings(model))
     return found
 
 

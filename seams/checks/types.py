@@ -49,11 +49,22 @@ MAX_SAMPLES = 4096
 
 
 def local_datatype(datatype: Any) -> str | None:
-    """``xsd:decimal`` -> ``"decimal"``; another IRI as written; None for none."""
+    """``xsd:decimal`` -> ``"decimal"``, ``rdf:JSON`` -> ``"JSON"``; another IRI as written; None for none."""
     if datatype is None:
         return None
     text, xsd = str(datatype), str(V.XSD)
+    if text == str(V.RDF.JSON):
+        return "JSON"
     return text[len(xsd):] if text.startswith(xsd) else text
+
+
+def variable_datatype(variable: Any) -> str | None:
+    """A variable's datatype as values are judged by it: ``list:string`` for one that holds a list
+    (``seam:list true``), else its local datatype (seams.lang.field_values.datatype_problem)."""
+    if variable is None:
+        return None
+    datatype = local_datatype(variable.datatype)
+    return f"list:{datatype or 'any'}" if getattr(variable, "many", False) else datatype
 
 
 def type_ref_name(type_ref: str) -> str:
@@ -91,6 +102,14 @@ class VariableType:
     rules: tuple[dict, ...]
     shape_name: Callable[[Any], str] = field(default=str, compare=False, repr=False)
     """Names a rule's ``shape`` (kept as its IRI) for a message; qnames cost, so only on demand."""
+
+    def item_type(self) -> VariableType:
+        """The type of one item of a list variable (itself for any other)."""
+        if not (self.datatype or "").startswith("list:"):
+            return self
+        item = (self.datatype or "")[5:]
+        return VariableType(iri=self.iri, name=self.name, datatype=None if item == "any" else item,
+                            rules=self.rules, shape_name=self.shape_name)
 
     @property
     def kind(self) -> str | None:
@@ -254,8 +273,9 @@ def variable_types(model: Model) -> dict[URIRef, VariableType]:
                 rules.setdefault(each.path, []).append(field_rule(model, form.iri, each, form.iri))
     out = {}
     for iri, variable in view.variables.items():
-        datatype = local_datatype(variable.datatype)
-        kept = tuple(rule for rule in rules.get(iri, ()) if not rule_contradicts(rule, datatype))
+        datatype = variable_datatype(variable)
+        kept = tuple(rule for rule in rules.get(iri, ())
+                     if not rule_contradicts(rule, local_datatype(variable.datatype)))
         out[iri] = VariableType(iri=iri, name=variable.name, datatype=datatype, rules=kept,
                                 shape_name=model.qname)
     _TYPES[model] = out

@@ -179,6 +179,7 @@ class Scenario:
     expect_end: str | None = None
     expect_flows: Any = None
     expect: Any = None
+    events: Any = None  # seam:events: a JSON array of element ids or {"element", "variables"} objects
 
 
 @dataclass(frozen=True)
@@ -323,6 +324,7 @@ def _scenarios(graph: Graph, process: URIRef) -> tuple[Scenario, ...]:
             expect_end=_text(graph, node, V.expectEnd),
             expect_flows=_json_or_error(graph.value(node, V.expectFlows)),
             expect=_json_or_error(graph.value(node, V.expect)),
+            events=_json_or_error(graph.value(node, V.events)),
         ))
     return tuple(sorted(scenarios, key=lambda s: (s.label or "", str(s.node))))
 

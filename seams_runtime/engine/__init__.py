@@ -58,7 +58,7 @@ model the engine cannot run raises :class:`EngineRefused` (a SeamsError).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from seams.forms import form_fields, form_problems, submitted_problems
@@ -81,9 +81,13 @@ def run_instance(project: Project, model: Model, process: Any, *, given: Mapping
                  replies: Mapping[str, Any] | None = None,
                  on_step: Callable[[Step], None] | None = None,
                  executor_for: Callable[[TaskSpec], Any] | None = None,
-                 max_steps: int = MAX_STEPS) -> RunResult:
-    """Run one instance of ``process`` to its end (or to the first error) and say what it did."""
+                 max_steps: int = MAX_STEPS, events: Sequence[Any] = ()) -> RunResult:
+    """Run one instance of ``process`` to its end (or to the first error) and say what it did.
+
+    ``events`` are what the instance's catch events wait for, in order: each an element id (a timer
+    or message catch event, a boundary event, a receive task, a branch of an event-based gateway)
+    or ``{"element": id, "variables": {...}}`` (a message's variables)."""
     ready = prepared(project, model, find_process(model, process))
     runtime = Runtime(ready, given=given or {}, user_task_data=user_task_data, replies=replies or {},
-                      on_step=on_step, executor_for=executor_for, max_steps=max_steps)
+                      on_step=on_step, executor_for=executor_for, max_steps=max_steps, events=events)
     return runtime.run()

@@ -1,54 +1,86 @@
 """The SpiffWorkflow side of the engine: the parser, the task specs seams decides in, the script engine.
 
-SpiffWorkflow keeps the tokens; at each element that decides something its
-spec hands over to the run's :class:`seams_runtime.engine.runtime.Runtime`
-(reached through the workflow's script engine): a service task to the
-handler, a business-rule task to the decision, an exclusive gateway to seams'
-conditions. The script engine itself evaluates nothing: SpiffWorkflow's own
+SpiffWorkflow keeps the tokens (sub-processes, call activities, boundary
+events, joins); at each element that decides something its spec hands over
+to the run's :class:`seams_runtime.engine.runtime.Runtime` (reached through
+the workflow's script engine): a service, send or script task to the
+handler, a business-rule task to the decision, an exclusive gateway to
+seams' conditions, a call activity's variables to its ``camunda:in``/``out``
+or Zeebe mappings. The script engine evaluates only through seams' own
+evaluators (:mod:`seams_runtime.engine.expressions`): SpiffWorkflow's own
 Python ``eval`` of model text never runs.
+
+Before SpiffWorkflow sees a BPMN document, a copy of it is cleaned
+(:func:`spiff_document`): data stores, data objects, groups, annotations and
+associations are taken out (they are no-ops at run time, and SpiffWorkflow
+refuses a data store it has no class for), and an element whose id is one of
+SpiffWorkflow's own task names (``Start``, ``End``, ``Root``) gets another id,
+mapped back in every step the run records.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from SpiffWorkflow.bpmn.parser.BpmnParser import BpmnParser, full_tag
-from SpiffWorkflow.bpmn.parser.task_parsers import ConditionalGatewayParser
+from SpiffWorkflow.bpmn.parser.task_parsers import CallActivityParser, ConditionalGatewayParser
 from SpiffWorkflow.bpmn.parser.TaskParser import TaskParser
 from SpiffWorkflow.bpmn.parser.ValidationException import ValidationException
 from SpiffWorkflow.bpmn.script_engine import PythonScriptEngine
-from SpiffWorkflow.bpmn.specs.defaults import ExclusiveGateway
+from SpiffWorkflow.bpmn.specs.defaults import CallActivity, ExclusiveGateway
+from SpiffWorkflow.bpmn.specs.event_definitions.conditional import ConditionalEventDefinition
+from SpiffWorkflow.bpmn.specs.event_definitions.message import MessageEventDefinition
+from SpiffWorkflow.bpmn.specs.event_definitions.multiple import MultipleEventDefinition
+from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
 from SpiffWorkflow.bpmn.specs.mixins.bpmn_spec_mixin import BpmnSpecMixin
 from SpiffWorkflow.util.task import TaskState
 
+from seams import vocab as V
 from seams_runtime.engine.errors import EngineRefused, ScenarioStop
 
 if TYPE_CHECKING:
-    from seams.model.payloads import PayloadFile
-    from seams.model.view import Process
+    from lxml import etree
+
+RESERVED_IDS = frozenset({"Start", "End", "Root"})
+"""Task names SpiffWorkflow gives its own specs; a BPMN element with such an id is renamed."""
+
+RENAMED_PREFIX = "seams-element-"
+
+NO_OPS = ("dataStore", "dataStoreReference", "dataObject", "dataObjectReference", "dataInputAssociation",
+          "dataOutputAssociation", "group", "textAnnotation", "association", "category", "ioSpecification",
+          "property", "dataInput", "dataOutput", "inputSet", "outputSet")
+"""BPMN elements without run-time behaviour, taken out of SpiffWorkflow's copy."""
 
 
 class SeamsScriptEngine(PythonScriptEngine):
-    """Carries the run to the specs; refuses to evaluate or execute model text as Python."""
+    """Carries the run to the specs; evaluates model text only with seams' evaluators."""
 
     def __init__(self, runtime: Any):
         super().__init__()
         self.runtime = runtime
 
     def evaluate(self, task, expression, external_context=None):
-        raise ScenarioStop(getattr(task.task_spec, "bpmn_id", None),
-                           f"the engine does not evaluate {expression!r} as Python")
+        return self.runtime.evaluate(task, expression)
 
     def execute(self, task, script, external_context=None):
-        raise ScenarioStop(getattr(task.task_spec, "bpmn_id", None), "the engine runs no scripts")
+        raise ScenarioStop(element_id(task), "the engine runs no scripts")
 
 
 def _runtime(task: Any) -> Any:
-    return task.workflow.script_engine.runtime
+    return task.workflow.top_workflow.script_engine.runtime
+
+
+def element_id(task: Any) -> str | None:
+    """The BPMN id of the element a SpiffWorkflow task runs (renamed ids mapped back)."""
+    bpmn_id = getattr(task.task_spec, "bpmn_id", None)
+    if isinstance(bpmn_id, str) and bpmn_id.startswith(RENAMED_PREFIX):
+        return bpmn_id[len(RENAMED_PREFIX):]
+    return bpmn_id
 
 
 class SeamsServiceTask(BpmnSpecMixin):
-    """A service task: the project's handler, in the sandbox."""
+    """A service, send or script task: the project's handler, in the sandbox (or the scenario's answer)."""
 
     def _run_hook(self, my_task):
         _runtime(my_task).service(my_task)
@@ -71,13 +103,39 @@ class SeamsExclusiveGateway(ExclusiveGateway):
 
     def _run_hook(self, my_task):
         target = _runtime(my_task).choose(my_task)
-        output = next((spec for spec in self.outputs if getattr(spec, "bpmn_id", None) == target), None)
+        output = next((spec for spec in self.outputs if element_id_of_spec(spec) == target), None)
         if output is None:
-            raise ScenarioStop(self.bpmn_id, f"no task for the flow's target {target}")
+            raise ScenarioStop(element_id(my_task), f"no task for the flow's target {target}")
         my_task._sync_children([output], TaskState.FUTURE)
         for child in my_task.children:
             child.task_spec._predict(child, mask=TaskState.FUTURE | TaskState.PREDICTED_MASK)
         return True
+
+
+def element_id_of_spec(spec: Any) -> str | None:
+    bpmn_id = getattr(spec, "bpmn_id", None)
+    if isinstance(bpmn_id, str) and bpmn_id.startswith(RENAMED_PREFIX):
+        return bpmn_id[len(RENAMED_PREFIX):]
+    return bpmn_id
+
+
+class SeamsCallActivity(CallActivity):
+    """A call activity: the called process from the project's payloads, its variables passed in and
+    out as the BPMN maps them; a called process the project does not hold is answered by the run's
+    ``user_task_data`` like a user task."""
+
+    def _update_hook(self, my_task):
+        if self.spec not in my_task.workflow.top_workflow.subprocess_specs:
+            _runtime(my_task).answer_call(my_task)
+            return True
+        return super()._update_hook(my_task)
+
+    def copy_data(self, my_task, subworkflow):
+        start = subworkflow.get_next_task(subworkflow.task_tree, skip_subprocesses=True, spec_name="Start")
+        start.set_data(**_runtime(my_task).call_inputs(my_task))
+
+    def update_data(self, my_task, subworkflow):
+        _runtime(my_task).call_outputs(my_task, subworkflow.last_task.data)
 
 
 class _GatewayParser(ConditionalGatewayParser):
@@ -90,20 +148,81 @@ class _GatewayParser(ConditionalGatewayParser):
 class _Parser(BpmnParser):
     OVERRIDE_PARSER_CLASSES = {
         full_tag("serviceTask"): (TaskParser, SeamsServiceTask),
+        full_tag("scriptTask"): (TaskParser, SeamsServiceTask),
+        full_tag("sendTask"): (TaskParser, SeamsServiceTask),
         full_tag("businessRuleTask"): (TaskParser, SeamsBusinessRuleTask),
         full_tag("exclusiveGateway"): (_GatewayParser, SeamsExclusiveGateway),
+        full_tag("callActivity"): (CallActivityParser, SeamsCallActivity),
     }
 
 
-def parse_spec(payload: PayloadFile, process: Process) -> Any:
-    """The SpiffWorkflow spec of ``process`` in ``payload``; a refusal names the element."""
-    from seams.model.payloads import parse_xml
+def spiff_document(tree: etree._ElementTree) -> etree._Element:
+    """A copy of a BPMN document as SpiffWorkflow gets it: no-op elements out, reserved ids renamed."""
+    root = copy.deepcopy(tree.getroot())
+    bpmn = f"{{{V.BPMN_NS}}}"
+    for element in list(root.iter(*(bpmn + name for name in NO_OPS))):
+        parent = element.getparent()
+        if parent is not None:
+            parent.remove(element)
+    for element in list(root.iter(f"{bpmn}dataInputAssociation", f"{bpmn}dataOutputAssociation")):
+        element.getparent().remove(element)
+    renamed = {el.get("id") for el in root.iter() if isinstance(el.tag, str) and el.get("id") in RESERVED_IDS
+               and el.tag.startswith(bpmn) and el.tag != f"{bpmn}process"}
+    if renamed:
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            for attribute in ("id", "sourceRef", "targetRef", "attachedToRef", "default", "bpmnElement"):
+                if el.get(attribute) in renamed:
+                    el.set(attribute, RENAMED_PREFIX + el.get(attribute))
+            if el.tag in (f"{bpmn}incoming", f"{bpmn}outgoing", f"{bpmn}flowNodeRef") \
+                    and (el.text or "").strip() in renamed:
+                el.text = RENAMED_PREFIX + (el.text or "").strip()
+    return root
 
+
+def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str) -> tuple[Any, dict[str, Any]]:
+    """The SpiffWorkflow spec of ``process_id`` and the specs of every process it calls that the
+    documents hold; a refusal names the element."""
     parser = _Parser()
+    source = documents[0][0] if documents else "?"
     try:
-        parser.add_bpmn_xml(parse_xml(payload.data, source=payload.relpath), filename=payload.relpath)
-        return parser.get_spec(process.element_id)
+        for relpath, tree in documents:
+            source = relpath
+            parser.add_bpmn_xml(spiff_document(tree), filename=relpath)
+        spec = parser.get_spec(process_id)
+        subprocesses = parser.get_subprocess_specs(process_id, require_call_activity_specs=False)
     except ValidationException as exc:
-        element = getattr(exc, "id", None) or getattr(exc, "name", None) or process.element_id
+        element = getattr(exc, "id", None) or getattr(exc, "name", None) or process_id
         message = str(exc).splitlines()[0].rstrip(". ")
-        raise EngineRefused(f"{payload.relpath}: {element}: SpiffWorkflow cannot run it: {message}") from None
+        raise EngineRefused(f"{source}: {element}: SpiffWorkflow cannot run it: {message}") from None
+    for each in [spec, *subprocesses.values()]:
+        for task_spec in each.task_specs.values():
+            _neuter(getattr(task_spec, "event_definition", None))
+    return spec, subprocesses
+
+
+def _neuter(definition: Any) -> None:
+    """Timers, messages and conditions are fired by the scenario, never evaluated by SpiffWorkflow."""
+    if isinstance(definition, MultipleEventDefinition):
+        for each in definition.event_definitions:
+            _neuter(each)
+    if isinstance(definition, (TimerEventDefinition, MessageEventDefinition, ConditionalEventDefinition)):
+        definition.update_task = _nothing
+        definition.update_task_data = _nothing
+        definition.has_fired = _fired
+    if isinstance(definition, MessageEventDefinition):
+        definition.throw = _thrown
+
+
+def _thrown(my_task: Any) -> None:
+    """A message throw event or end event: its handler runs when the model gives it one."""
+    _runtime(my_task).thrown(my_task)
+
+
+def _nothing(*_args: Any, **_kwargs: Any) -> None:
+    return None
+
+
+def _fired(my_task: Any) -> bool:
+    return bool(my_task._get_internal_data("event_fired", False))

@@ -1,0 +1,87 @@
+"""What the embedded engine runs, written once for the engine and for ``seams check``.
+
+The engine (seams_runtime.engine) refuses a process before it runs when an
+element of it is not in this table; ``seams check`` reports the same element
+with the same words (a ``decision`` finding on the process, predicate
+``seam:payloadElement``), so a clean check means the process runs
+(docs/scenarios.md, "The embedded engine").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from seams import vocab as V
+from seams.findings import Finding
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from seams.model.loading import Model
+
+RUNS = frozenset({
+    "startEvent", "endEvent", "intermediateCatchEvent", "intermediateThrowEvent", "boundaryEvent",
+    "userTask", "manualTask", "task", "serviceTask", "sendTask", "receiveTask", "scriptTask",
+    "businessRuleTask", "exclusiveGateway", "parallelGateway", "inclusiveGateway", "eventBasedGateway",
+    "subProcess", "callActivity",
+})
+"""The BPMN flow elements the engine runs."""
+
+EVENTS = frozenset({"timerEventDefinition", "messageEventDefinition", "errorEventDefinition",
+                    "terminateEventDefinition", "signalEventDefinition", "escalationEventDefinition",
+                    "conditionalEventDefinition"})
+"""The event definitions it runs (timers, messages and conditions fire when the scenario says)."""
+
+IGNORED = frozenset({"sequenceFlow", "laneSet", "documentation", "extensionElements", "textAnnotation",
+                     "association", "dataObject", "dataObjectReference", "dataStoreReference", "property",
+                     "ioSpecification", "group", "incoming", "outgoing", "dataInputAssociation",
+                     "dataOutputAssociation", "conditionExpression", "multiInstanceLoopCharacteristics",
+                     "standardLoopCharacteristics"})
+"""Children read past: no-ops at run time, or parts of an element judged with it."""
+
+LOOPS = frozenset({"multiInstanceLoopCharacteristics", "standardLoopCharacteristics"})
+
+
+def refusals(process_element: etree._Element, *, loops: bool = True) -> Iterator[tuple[str, str, str]]:
+    """(element id, BPMN kind, what the engine lacks) for each element of the process it would refuse,
+    in document order (sub-processes included)."""
+    bpmn = f"{{{V.BPMN_NS}}}"
+    for node in process_element.iter():
+        if not isinstance(node.tag, str) or not node.tag.startswith(bpmn) or node is process_element:
+            continue
+        parent = node.getparent()
+        if parent is None or parent.tag not in (f"{bpmn}process", f"{bpmn}subProcess"):
+            continue
+        kind = node.tag[len(bpmn):]
+        if kind in IGNORED:
+            continue
+        name = node.get("id", "?")
+        if kind not in RUNS:
+            yield name, kind, f"the embedded engine does not run a {kind}"
+            continue
+        for child in node:
+            if not isinstance(child.tag, str) or not child.tag.startswith(bpmn):
+                continue
+            local = child.tag[len(bpmn):]
+            if local.endswith("EventDefinition") and local not in EVENTS:
+                yield name, kind, f"the embedded engine does not run a {local}"
+            elif local in LOOPS and not loops:
+                yield name, kind, f"the embedded engine does not run {local}"
+        if kind == "subProcess" and node.get("triggeredByEvent") == "true":
+            continue
+
+
+def engine_findings(model: Model) -> Iterable[Finding]:
+    """One ``decision`` finding per element the engine would refuse, on the process that holds it."""
+    from seams.checks.flow import _process_element
+
+    for process in model.view.processes.values():
+        element = _process_element(model, process)
+        if element is None:
+            continue
+        payload = model.payloads.get(process.payload) if process.payload is not None else None
+        relpath = payload.relpath if payload is not None else "?"
+        for element_id, kind, why in refusals(element):
+            yield Finding("decision", model.qname(process.iri), "seam:payloadElement",
+                          f"{relpath}: {kind} {element_id}: {why}; seams run and the scenarios refuse the process")
