@@ -77,6 +77,9 @@ class Runtime:
         self._imported: dict[int, str] = {}  # id(executor) -> the handler module it holds
         self._handles: dict[int, Any] = {}  # id(executor) -> that module's handle
         self._xml: dict[tuple[str, str], etree._Element | None] = {}
+        self._started: dict[Any, Step] = {}  # sub-process or call activity task id -> its step
+        self._deferred: list[Step] = []  # steps of sub-processes started while another element ran
+        self._running = False
 
     # -------------------------------------------------------------- the loop
 
@@ -134,14 +137,20 @@ class Runtime:
             flow = self._arrived_by(task, process_id, element)
             data_before = _plain(task.data) if node.kind in ("intermediateCatchEvent", "boundaryEvent",
                                                              "receiveTask", "startEvent") else None
+            self._running = True
             try:
                 self._run(task, element)
             except _BpmnErrorRaised as raised:
                 self._fire(raised.boundary, {})
+            finally:
+                self._running = False
             if data_before is not None and not self.outputs:
                 self.outputs = {k: v for k, v in _plain(task.data).items() if data_before.get(k, _MISSING) != v}
             if task.workflow is workflow:
                 self.result.variables = _plain(task.data)
+            if task.id in self._started:  # recorded when it started; what it passed back is known now
+                self._started.pop(task.id).outputs.update(self.outputs)
+                continue
             step = Step(element_id=element, name=node.name, kind=node.kind, flow=flow,
                         outputs=self.outputs, rules=self.rules, decision=self.decision)
             self.result.steps.append(step)
@@ -149,6 +158,7 @@ class Runtime:
                 self.result.end_event = element
             if self.on_step is not None:
                 self.on_step(step)
+            self._flush_deferred()
         if not workflow.is_completed():
             waiting = [element_id(t) for t in self._waiting(workflow) if element_id(t)
                        and self.ready.node(self.ready.owners.get(t.workflow.spec.name, self.top), element_id(t))]
@@ -479,6 +489,30 @@ class Runtime:
                               and el.get("id") == element), None)
             self._xml[key] = found
         return self._xml[key]
+
+    def started(self, task: Any) -> None:
+        """A sub-process or call activity starts: its step is recorded now, in the order the token
+        reached it (what it passes back is added when it completes)."""
+        element = element_id(task) or ""
+        process_id = self._process_id(task)
+        node = self.ready.node(process_id, element)
+        if node is None:
+            return
+        if len(self.result.steps) >= self.max_steps:
+            raise ScenarioStop(element, f"more than {self.max_steps} elements run: does the process loop?")
+        step = Step(element_id=element, name=node.name, kind=node.kind,
+                    flow=self._arrived_by(task, process_id, element))
+        self._started[task.id] = step
+        self._deferred.append(step)
+        if not self._running:
+            self._flush_deferred()
+
+    def _flush_deferred(self) -> None:
+        while self._deferred:
+            step = self._deferred.pop(0)
+            self.result.steps.append(step)
+            if self.on_step is not None:
+                self.on_step(step)
 
     def call_inputs(self, task: Any) -> dict[str, Any]:
         """The called process's start variables: Camunda 7 ``camunda:in`` (``variables="all"``,

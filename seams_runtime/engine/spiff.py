@@ -28,7 +28,8 @@ from SpiffWorkflow.bpmn.parser.task_parsers import CallActivityParser, Condition
 from SpiffWorkflow.bpmn.parser.TaskParser import TaskParser
 from SpiffWorkflow.bpmn.parser.ValidationException import ValidationException
 from SpiffWorkflow.bpmn.script_engine import PythonScriptEngine
-from SpiffWorkflow.bpmn.specs.defaults import CallActivity, ExclusiveGateway
+from SpiffWorkflow.bpmn.parser.task_parsers import SubWorkflowParser
+from SpiffWorkflow.bpmn.specs.defaults import CallActivity, ExclusiveGateway, SubWorkflowTask
 from SpiffWorkflow.bpmn.specs.event_definitions.conditional import ConditionalEventDefinition
 from SpiffWorkflow.bpmn.specs.event_definitions.message import MessageEventDefinition
 from SpiffWorkflow.bpmn.specs.event_definitions.multiple import MultipleEventDefinition
@@ -131,11 +132,20 @@ class SeamsCallActivity(CallActivity):
         return super()._update_hook(my_task)
 
     def copy_data(self, my_task, subworkflow):
+        _runtime(my_task).started(my_task)
         start = subworkflow.get_next_task(subworkflow.task_tree, skip_subprocesses=True, spec_name="Start")
         start.set_data(**_runtime(my_task).call_inputs(my_task))
 
     def update_data(self, my_task, subworkflow):
         _runtime(my_task).call_outputs(my_task, subworkflow.last_task.data)
+
+
+class SeamsSubProcess(SubWorkflowTask):
+    """An embedded sub-process: SpiffWorkflow's, its step recorded when it starts."""
+
+    def copy_data(self, my_task, subworkflow):
+        _runtime(my_task).started(my_task)
+        super().copy_data(my_task, subworkflow)
 
 
 class _GatewayParser(ConditionalGatewayParser):
@@ -153,6 +163,7 @@ class _Parser(BpmnParser):
         full_tag("businessRuleTask"): (TaskParser, SeamsBusinessRuleTask),
         full_tag("exclusiveGateway"): (_GatewayParser, SeamsExclusiveGateway),
         full_tag("callActivity"): (CallActivityParser, SeamsCallActivity),
+        full_tag("subProcess"): (SubWorkflowParser, SeamsSubProcess),
     }
 
 
