@@ -74,14 +74,15 @@ def refusals(process_element: etree._Element, *, loops: bool = True) -> Iterator
 
 def engine_findings(model: Model) -> Iterable[Finding]:
     """One ``decision`` finding per element the engine would refuse, on the process that holds it."""
-    from seams.checks.flow import _process_element
-
     for process in model.view.processes.values():
-        element = _process_element(model, process)
+        payload = model.payloads.get(process.payload) if process.payload is not None else None
+        if payload is None or payload.format != "bpmn" or not process.found:
+            continue
+        element = next((el for el in payload.tree.getroot().iter(f"{{{V.BPMN_NS}}}process")
+                        if el.get("id") == process.element_id), None)
         if element is None:
             continue
-        payload = model.payloads.get(process.payload) if process.payload is not None else None
-        relpath = payload.relpath if payload is not None else "?"
+        relpath = payload.relpath
         for element_id, kind, why in refusals(element):
             yield Finding("decision", model.qname(process.iri), "seam:payloadElement",
                           f"{relpath}: {kind} {element_id}: {why}; seams run and the scenarios refuse the process")

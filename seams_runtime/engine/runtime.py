@@ -30,7 +30,7 @@ from seams.errors import ExpressionError
 from seams.runs import RunResult, Step, UserTaskInfo
 from seams_runtime.engine.errors import ScenarioStop
 from seams_runtime.engine.expressions import evaluate_expression
-from seams_runtime.engine.spiff import SeamsScriptEngine, element_id, element_id_of_spec
+from seams_runtime.engine.spiff import COLLECTION, SeamsScriptEngine, element_id, element_id_of_spec
 
 if TYPE_CHECKING:
     from seams_runtime.engine.prepare import Prepared
@@ -43,6 +43,10 @@ DEPTH = 10**9
 
 _BPMN_ERROR = re.compile(r"^BpmnError: (\S+)")
 _C, _Z, _B = f"{{{V.CAMUNDA_NS}}}", f"{{{V.ZEEBE_NS}}}", f"{{{V.BPMN_NS}}}"
+MAPPED = frozenset({"startEvent", "endEvent", "intermediateCatchEvent", "intermediateThrowEvent", "boundaryEvent",
+                    "receiveTask", "sendTask", "scriptTask", "task", "manualTask", "userTask"})
+"""Elements whose input/output mappings the run applies itself (a service or business-rule task's
+outputs are its contract's, a call activity's are its in/out mappings)."""
 ACTIVITIES = frozenset({"userTask", "manualTask", "task", "serviceTask", "sendTask", "receiveTask", "scriptTask",
                         "businessRuleTask", "subProcess", "callActivity"})
 
@@ -80,6 +84,8 @@ class Runtime:
         self._started: dict[Any, Step] = {}  # sub-process or call activity task id -> its step
         self._deferred: list[Step] = []  # steps of sub-processes started while another element ran
         self._running = False
+        self._locals: dict[Any, dict[str, Any]] = {}
+        self._fired_task: Any = None  # task id -> the values its input mappings hid
 
     # -------------------------------------------------------------- the loop
 
@@ -102,6 +108,9 @@ class Runtime:
         return [*active, workflow]
 
     def _next_ready(self, workflow: BpmnWorkflow) -> Any:
+        fired, self._fired_task = self._fired_task, None
+        if fired is not None and fired.state == TaskState.READY:
+            return fired  # an event that just fired runs before anything else
         for each in self._workflows(workflow):
             found = each.get_tasks(state=TaskState.READY, max_depth=DEPTH)
             if found:
@@ -114,6 +123,8 @@ class Runtime:
 
     def _loop(self, workflow: BpmnWorkflow) -> None:
         while True:
+            if self.events and self._fire_next(workflow, only_waiting=True):
+                continue  # an event fires as soon as the instance waits for it
             task = self._next_ready(workflow)
             if task is None:
                 if workflow.is_completed() or not self._fire_next(workflow):
@@ -122,10 +133,13 @@ class Runtime:
             element = element_id(task)
             process_id = self.ready.owners.get(task.workflow.spec.name, self.top)
             node = self.ready.node(process_id, element) if element else None
+            if node is not None and type(task.task_spec).__name__.endswith("MultiInstanceTask"):
+                self._collection(task, process_id, element or "")  # its instances are the steps
+                self._run(task, element)
+                task.data.pop(COLLECTION + (element or ""), None)
+                continue
             if node is None:
                 self._run(task, element)
-                continue
-            if node.kind in ACTIVITIES and self._boundary_first(task):
                 continue
             if len(self.result.steps) >= self.max_steps:
                 raise ScenarioStop(element, f"more than {self.max_steps} elements run: does the process loop?")
@@ -137,6 +151,9 @@ class Runtime:
             flow = self._arrived_by(task, process_id, element)
             data_before = _plain(task.data) if node.kind in ("intermediateCatchEvent", "boundaryEvent",
                                                              "receiveTask", "startEvent") else None
+            mapped = node.kind in MAPPED
+            if mapped:
+                self._map_inputs(task, process_id, element)
             self._running = True
             try:
                 self._run(task, element)
@@ -144,6 +161,8 @@ class Runtime:
                 self._fire(raised.boundary, {})
             finally:
                 self._running = False
+            if mapped and task.state == TaskState.COMPLETED:
+                self._map_outputs(task, process_id, element)
             if data_before is not None and not self.outputs:
                 self.outputs = {k: v for k, v in _plain(task.data).items() if data_before.get(k, _MISSING) != v}
             if task.workflow is workflow:
@@ -195,14 +214,16 @@ class Runtime:
 
     # -------------------------------------------------------------- events
 
-    def _fire_next(self, workflow: BpmnWorkflow) -> bool:
-        """Fire the next event of the run; False when there is none left."""
+    def _fire_next(self, workflow: BpmnWorkflow, *, only_waiting: bool = False) -> bool:
+        """Fire the next event of the run; False when there is none left (or, ``only_waiting``, when
+        the instance does not wait for it yet)."""
         if not self.events:
             return False
-        target, variables = self.events.pop(0)
+        target, variables = self.events[0]
         waiting = self._waiting(workflow)
         task = next((t for t in waiting if element_id(t) == target), None)
         if task is not None:
+            self.events.pop(0)
             self._fire(task, variables)
             return True
         for gateway in waiting:
@@ -211,11 +232,15 @@ class Runtime:
             if target in outputs and hasattr(definition, "event_definitions"):
                 from SpiffWorkflow.bpmn.util import BpmnEvent
 
+                self.events.pop(0)
                 chosen = definition.event_definitions[outputs.index(target)]
                 gateway.data.update(copy.deepcopy(variables))
                 gateway.task_spec.catch(gateway, BpmnEvent(chosen))
                 gateway.task_spec._update(gateway)
                 return True
+        if only_waiting:
+            return False
+        self.events.pop(0)
         shown = ", ".join(dict.fromkeys(e for e in (element_id(t) for t in waiting) if e)) or "nothing"
         raise ScenarioStop(target, f"the run fires {target}, but the instance does not wait for it "
                                    f"(waiting at {shown})")
@@ -224,19 +249,7 @@ class Runtime:
         task.data.update(copy.deepcopy(dict(variables)))
         task._set_internal_data(event_fired=True)
         task.task_spec._update(task)
-
-    def _boundary_first(self, task: Any) -> bool:
-        """The next event names a boundary event of the activity about to run: it fires first."""
-        if not self.events or task.parent is None:
-            return False
-        target = self.events[0][0]
-        boundary = next((t for t in task.parent.children if t is not task and element_id(t) == target
-                         and t.state == TaskState.WAITING), None)
-        if boundary is None:
-            return False
-        _, variables = self.events.pop(0)
-        self._fire(boundary, variables)
-        return True
+        self._fired_task = task
 
     # -------------------------------------------------------------- expressions
 
@@ -249,9 +262,12 @@ class Runtime:
         try:
             if getattr(task.task_spec, "__class__", type).__name__ in ("InclusiveGateway",):
                 return condition_holds(expression, variables, where=f"{element}")
-            return evaluate_expression(expression, variables, where=f"{element}")
+            value = evaluate_expression(expression, variables, where=f"{element}")
+            if isinstance(value, str) and value.strip().isdigit():  # a loop cardinality written bare
+                return int(value)
+            return value
         except ExpressionError as exc:
-            raise ScenarioStop(element, f"{element}: {exc}") from None
+            raise ScenarioStop(element, str(exc)) from None
 
     # -------------------------------------------------------------- the elements
 
@@ -489,6 +505,69 @@ class Runtime:
                               and el.get("id") == element), None)
             self._xml[key] = found
         return self._xml[key]
+
+    def _collection(self, task: Any, process_id: str, element: str) -> None:
+        """A multi-instance collection written as an expression (``=items[1..3]``, ``${order.items}``)
+        is computed before the instances start, into the variable SpiffWorkflow then reads."""
+        from seams_runtime.engine.spiff import _name
+
+        node = self._element(process_id, element)
+        loop = node.find(f"{_B}multiInstanceLoopCharacteristics") if node is not None else None
+        if loop is None or not type(task.task_spec).__name__.endswith("MultiInstanceTask"):
+            return
+        z = loop.find(f"{_B}extensionElements/{_Z}loopCharacteristics")
+        text = z.get("inputCollection") if z is not None else loop.get(f"{_C}collection")
+        if text and _name(text) is None:
+            value = self._expression(text, _plain(task.data), element)
+            if not isinstance(value, list):
+                raise ScenarioStop(element, f"{element}: the multi-instance collection {text!r} is not a list "
+                                            f"(it is {value!r})")
+            task.data[COLLECTION + element] = value
+
+    def _map_inputs(self, task: Any, process_id: str, element: str) -> None:
+        """``camunda:inputParameter`` / ``zeebe:input``: local variables of the element, computed from
+        the variables before it runs (kept apart, so an output mapping decides what stays)."""
+        node = self._element(process_id, element)
+        ext = node.find(f"{_B}extensionElements") if node is not None else None
+        if ext is None:
+            return
+        variables = _plain(task.data)
+        local: dict[str, Any] = {}
+        for item in ext.iterfind(f"{_C}inputOutput/{_C}inputParameter"):
+            if item.get("name"):
+                local[item.get("name", "")] = self._expression(item.text or "", variables, element)
+        for item in ext.iterfind(f"{_Z}ioMapping/{_Z}input"):
+            if item.get("target"):
+                local[item.get("target", "")] = self._expression(item.get("source") or "", variables, element)
+        self._locals[task.id] = {name: variables.get(name, _MISSING) for name in local}
+        task.data.update(copy.deepcopy(local))
+
+    def _map_outputs(self, task: Any, process_id: str, element: str) -> None:
+        """``camunda:outputParameter`` / ``zeebe:output``: what the element passes on, computed from its
+        variables when it completes; its input-mapped locals go (the values they hid come back)."""
+        node = self._element(process_id, element)
+        ext = node.find(f"{_B}extensionElements") if node is not None else None
+        hidden = self._locals.pop(task.id, {})
+        if ext is None:
+            return
+        variables = _plain(task.data)
+        out: dict[str, Any] = {}
+        for item in ext.iterfind(f"{_C}inputOutput/{_C}outputParameter"):
+            if item.get("name"):
+                out[item.get("name", "")] = self._expression(item.text or "", variables, element)
+        for item in ext.iterfind(f"{_Z}ioMapping/{_Z}output"):
+            if item.get("target"):
+                out[item.get("target", "")] = self._expression(item.get("source") or "", variables, element)
+        for name, before in hidden.items():
+            if name in out:
+                continue
+            if before is _MISSING:
+                task.data.pop(name, None)
+            else:
+                task.data[name] = before
+        if out:
+            task.data.update(copy.deepcopy(out))
+            self.outputs = {**self.outputs, **out}
 
     def started(self, task: Any) -> None:
         """A sub-process or call activity starts: its step is recorded now, in the order the token

@@ -21,6 +21,7 @@ mapped back in every step the run records.
 from __future__ import annotations
 
 import copy
+import re
 from typing import TYPE_CHECKING, Any
 
 from SpiffWorkflow.bpmn.parser.BpmnParser import BpmnParser, full_tag
@@ -29,7 +30,13 @@ from SpiffWorkflow.bpmn.parser.TaskParser import TaskParser
 from SpiffWorkflow.bpmn.parser.ValidationException import ValidationException
 from SpiffWorkflow.bpmn.script_engine import PythonScriptEngine
 from SpiffWorkflow.bpmn.parser.task_parsers import SubWorkflowParser
-from SpiffWorkflow.bpmn.specs.defaults import CallActivity, ExclusiveGateway, SubWorkflowTask
+from SpiffWorkflow.bpmn.specs.defaults import (
+    CallActivity,
+    ExclusiveGateway,
+    ParallelMultiInstanceTask,
+    SequentialMultiInstanceTask,
+    SubWorkflowTask,
+)
 from SpiffWorkflow.bpmn.specs.event_definitions.conditional import ConditionalEventDefinition
 from SpiffWorkflow.bpmn.specs.event_definitions.message import MessageEventDefinition
 from SpiffWorkflow.bpmn.specs.event_definitions.multiple import MultipleEventDefinition
@@ -40,8 +47,7 @@ from SpiffWorkflow.util.task import TaskState
 from seams import vocab as V
 from seams_runtime.engine.errors import EngineRefused, ScenarioStop
 
-if TYPE_CHECKING:
-    from lxml import etree
+from lxml import etree
 
 RESERVED_IDS = frozenset({"Start", "End", "Root"})
 """Task names SpiffWorkflow gives its own specs; a BPMN element with such an id is renamed."""
@@ -105,6 +111,9 @@ class SeamsExclusiveGateway(ExclusiveGateway):
     def _run_hook(self, my_task):
         target = _runtime(my_task).choose(my_task)
         output = next((spec for spec in self.outputs if element_id_of_spec(spec) == target), None)
+        if output is None:  # a target with boundary events is reached through SpiffWorkflow's split
+            output = next((spec for spec in self.outputs if element_id_of_spec(spec) is None
+                           and any(element_id_of_spec(o) == target for o in spec.outputs)), None)
         if output is None:
             raise ScenarioStop(element_id(my_task), f"no task for the flow's target {target}")
         my_task._sync_children([output], TaskState.FUTURE)
@@ -177,6 +186,12 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
             parent.remove(element)
     for element in list(root.iter(f"{bpmn}dataInputAssociation", f"{bpmn}dataOutputAssociation")):
         element.getparent().remove(element)
+    for loop in root.iter(f"{bpmn}multiInstanceLoopCharacteristics"):
+        _standard_loop_data(loop)
+    for timer in root.iter(f"{bpmn}timerEventDefinition"):  # the run's events fire timers: no time is read
+        for child in list(timer):
+            timer.remove(child)
+        etree.SubElement(timer, f"{bpmn}timeDuration").text = "P0D"
     renamed = {el.get("id") for el in root.iter() if isinstance(el.tag, str) and el.get("id") in RESERVED_IDS
                and el.tag.startswith(bpmn) and el.tag != f"{bpmn}process"}
     if renamed:
@@ -190,6 +205,48 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
                     and (el.text or "").strip() in renamed:
                 el.text = RENAMED_PREFIX + (el.text or "").strip()
     return root
+
+
+_PLAIN = re.compile(r"^\s*(?:\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}|=\s*([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*))\s*$")
+
+
+def _name(text: str | None) -> str | None:
+    """``${items}``, ``=items`` or ``items`` -> ``items``; None for any other expression."""
+    found = _PLAIN.match(text or "")
+    return next((g for g in found.groups() if g), None) if found else None
+
+
+def _standard_loop_data(loop: etree._Element) -> None:
+    """Camunda's multi-instance attributes as the BPMN elements SpiffWorkflow reads: Camunda 7
+    ``camunda:collection``/``elementVariable``, Camunda 8 ``zeebe:loopCharacteristics``
+    (``inputCollection``, ``inputElement``, ``outputCollection``, ``outputElement``). A collection
+    that is an expression is computed by the run into a variable of its own (:data:`COLLECTION`)."""
+    bpmn, camunda, zeebe = f"{{{V.BPMN_NS}}}", f"{{{V.CAMUNDA_NS}}}", f"{{{V.ZEEBE_NS}}}"
+    if loop.find(f"{bpmn}loopDataInputRef") is not None or loop.find(f"{bpmn}loopCardinality") is not None:
+        return
+    owner = loop.getparent().get("id", "") if loop.getparent() is not None else ""
+    collection = loop.get(f"{camunda}collection")
+    element = loop.get(f"{camunda}elementVariable")
+    output, output_element = None, None
+    z = loop.find(f"{bpmn}extensionElements/{zeebe}loopCharacteristics")
+    if z is not None:
+        collection, element = z.get("inputCollection"), z.get("inputElement")
+        output, output_element = z.get("outputCollection"), _name(z.get("outputElement"))
+    if not collection:
+        return
+    source = _name(collection) or COLLECTION + owner
+    ref = etree.SubElement(loop, f"{bpmn}loopDataInputRef")
+    ref.text = source
+    if element:
+        etree.SubElement(loop, f"{bpmn}inputDataItem", id=element, name=element)
+    if output and output_element:
+        out = etree.SubElement(loop, f"{bpmn}loopDataOutputRef")
+        out.text = output
+        etree.SubElement(loop, f"{bpmn}outputDataItem", id=output_element, name=output_element)
+
+
+COLLECTION = "seams_collection_"
+"""The variable a multi-instance collection written as an expression is computed into (then removed)."""
 
 
 def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str) -> tuple[Any, dict[str, Any]]:
@@ -210,7 +267,37 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
     for each in [spec, *subprocesses.values()]:
         for task_spec in each.task_specs.values():
             _neuter(getattr(task_spec, "event_definition", None))
+            if type(task_spec) in _LOCAL_ITEMS:
+                task_spec.__class__ = _LOCAL_ITEMS[type(task_spec)]
     return spec, subprocesses
+
+
+class _InstanceScope:
+    """A multi-instance activity's input and output elements are the instance's own variables (as in
+    Camunda): an instance's other variables reach the activity, its element variable does not."""
+
+    def merge_child(self, workflow, child):
+        if self.data_output is not None and self.output_item is not None:
+            super().merge_child(workflow, child)
+        else:
+            own = {ref.bpmn_id for ref in (self.input_item, self.output_item) if ref is not None}
+            saved = child.data
+            child.data = {k: v for k, v in saved.items() if k not in own}
+            try:
+                super().merge_child(workflow, child)
+            finally:
+                child.data = saved
+
+
+class _SequentialInstances(_InstanceScope, SequentialMultiInstanceTask):
+    pass
+
+
+class _ParallelInstances(_InstanceScope, ParallelMultiInstanceTask):
+    pass
+
+
+_LOCAL_ITEMS = {SequentialMultiInstanceTask: _SequentialInstances, ParallelMultiInstanceTask: _ParallelInstances}
 
 
 def _neuter(definition: Any) -> None:
