@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
+from SpiffWorkflow.bpmn.specs.mixins.multiinstance_task import LoopTask
 from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.exceptions import SpiffWorkflowException
 from SpiffWorkflow.util.task import TaskState
@@ -133,7 +134,7 @@ class Runtime:
             element = element_id(task)
             process_id = self.ready.owners.get(task.workflow.spec.name, self.top)
             node = self.ready.node(process_id, element) if element else None
-            if node is not None and type(task.task_spec).__name__.endswith("MultiInstanceTask"):
+            if node is not None and isinstance(task.task_spec, LoopTask):
                 self._collection(task, process_id, element or "")  # its instances are the steps
                 self._run(task, element)
                 task.data.pop(COLLECTION + (element or ""), None)
@@ -202,7 +203,7 @@ class Runtime:
         """The sequence flow from the element that ran before this one (None at a start event)."""
         nodes = self.ready.processes[process_id].nodes if process_id in self.ready.processes else {}
         parent = task.parent
-        while parent is not None and element_id(parent) not in nodes:
+        while parent is not None and (element_id(parent) not in nodes or isinstance(parent.task_spec, LoopTask)):
             parent = parent.parent
         if parent is None:
             return None
@@ -513,7 +514,7 @@ class Runtime:
 
         node = self._element(process_id, element)
         loop = node.find(f"{_B}multiInstanceLoopCharacteristics") if node is not None else None
-        if loop is None or not type(task.task_spec).__name__.endswith("MultiInstanceTask"):
+        if loop is None or not isinstance(task.task_spec, LoopTask):
             return
         z = loop.find(f"{_B}extensionElements/{_Z}loopCharacteristics")
         text = z.get("inputCollection") if z is not None else loop.get(f"{_C}collection")

@@ -259,7 +259,8 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
             source = relpath
             parser.add_bpmn_xml(spiff_document(tree), filename=relpath)
         spec = parser.get_spec(process_id)
-        subprocesses = parser.get_subprocess_specs(process_id, require_call_activity_specs=False)
+        found = parser.get_subprocess_specs(process_id, require_call_activity_specs=False)
+        subprocesses = {name: each for name, each in found.items() if each is not None}  # missing: answered
     except ValidationException as exc:
         element = getattr(exc, "id", None) or getattr(exc, "name", None) or process_id
         message = str(exc).splitlines()[0].rstrip(". ")
