@@ -30,7 +30,7 @@ RUNS = frozenset({
 
 EVENTS = frozenset({"timerEventDefinition", "messageEventDefinition", "errorEventDefinition",
                     "terminateEventDefinition", "signalEventDefinition", "escalationEventDefinition",
-                    "conditionalEventDefinition"})
+                    "conditionalEventDefinition", "linkEventDefinition"})
 """The event definitions it runs (timers, messages and conditions fire when the scenario says)."""
 
 IGNORED = frozenset({"sequenceFlow", "laneSet", "documentation", "extensionElements", "textAnnotation",

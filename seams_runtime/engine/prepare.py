@@ -113,6 +113,7 @@ def _prepare(project: Project, model: Model, process: Process) -> Prepared:
     payload = model.payloads.get(process.payload) if process.payload is not None else None
     if payload is None:
         raise EngineRefused(f"{subject} seam:payload: no BPMN payload to run")
+    _refuse_unsupported(model, process)
     documents = [(payload.relpath, payload.tree)]
     documents += sorted(((p.relpath, p.tree) for p in model.payloads.values()
                          if p.format == "bpmn" and p is not payload), key=lambda d: d[0])

@@ -188,6 +188,13 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
         element.getparent().remove(element)
     for loop in root.iter(f"{bpmn}multiInstanceLoopCharacteristics"):
         _standard_loop_data(loop)
+    _links(root)
+    for call in root.iter(f"{bpmn}callActivity"):  # Camunda 8 names the called process in an extension
+        called = call.find(f"{bpmn}extensionElements/{{{V.ZEEBE_NS}}}calledElement")
+        target = (call.get("calledElement") or (called.get("processId") if called is not None else "") or "").strip()
+        if not target or target.startswith(("=", "${", "#{")):
+            target = f"{RENAMED_PREFIX}unknown-{call.get('id')}"  # an expression: answered by the run
+        call.set("calledElement", target)
     for timer in root.iter(f"{bpmn}timerEventDefinition"):  # the run's events fire timers: no time is read
         for child in list(timer):
             timer.remove(child)
@@ -205,6 +212,33 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
                     and (el.text or "").strip() in renamed:
                 el.text = RENAMED_PREFIX + (el.text or "").strip()
     return root
+
+
+def _links(root: etree._Element) -> None:
+    """A link throw event goes on at the link catch event of its name (in its process or sub-process):
+    both become plain events joined by a sequence flow, as BPMN means them (SpiffWorkflow has no links)."""
+    bpmn = f"{{{V.BPMN_NS}}}"
+    for scope in list(root.iter(f"{bpmn}process", f"{bpmn}subProcess")):
+        catches: dict[str, etree._Element] = {}
+        throws: list[tuple[etree._Element, str]] = []
+        for event in scope:
+            link = event.find(f"{bpmn}linkEventDefinition") if isinstance(event.tag, str) else None
+            if link is None:
+                continue
+            name = link.get("name") or link.get("id") or ""
+            event.remove(link)
+            if event.tag == f"{bpmn}intermediateCatchEvent":
+                catches[name] = event
+            else:
+                throws.append((event, name))
+        for event, name in throws:
+            target = catches.get(name)
+            if target is not None and event.get("id") and target.get("id"):
+                flow_id = f"{RENAMED_PREFIX}link-{event.get('id')}"
+                etree.SubElement(scope, f"{bpmn}sequenceFlow", id=flow_id, sourceRef=event.get("id", ""),
+                                 targetRef=target.get("id", ""))
+                etree.SubElement(event, f"{bpmn}outgoing").text = flow_id
+                etree.SubElement(target, f"{bpmn}incoming").text = flow_id
 
 
 _PLAIN = re.compile(r"^\s*(?:\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}|=\s*([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*))\s*$")
@@ -255,9 +289,13 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
     parser = _Parser()
     source = documents[0][0] if documents else "?"
     try:
-        for relpath, tree in documents:
+        for number, (relpath, tree) in enumerate(documents):
             source = relpath
-            parser.add_bpmn_xml(spiff_document(tree), filename=relpath)
+            try:
+                parser.add_bpmn_xml(spiff_document(tree), filename=relpath)
+            except ValidationException:
+                if number == 0:
+                    raise  # another payload SpiffWorkflow cannot read only matters if it is called
         spec = parser.get_spec(process_id)
         found = parser.get_subprocess_specs(process_id, require_call_activity_specs=False)
         subprocesses = {name: each for name, each in found.items() if each is not None}  # missing: answered
