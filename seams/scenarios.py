@@ -35,6 +35,7 @@ class ScenarioPlan:
     # user task BPMN id -> values, or a list of them: a task visited again submits the next
     submits: dict[str, Any] = field(default_factory=dict)
     events: tuple[Any, ...] = ()  # element ids, or {"element", "variables"}: what the catch events get
+    start_at: str | None = None  # the BPMN id the run starts before (seam:startAt)
     replies: dict[str, Any] = field(default_factory=dict)
     expect_end: str | None = None
     expect_flows: tuple[str, ...] | None = None
@@ -125,6 +126,7 @@ def scenario_plan(model: Model, label: str, scenario: Scenario) -> ScenarioPlan:
         else:
             problems.append("seam:expectFlows is not a JSON array of sequence-flow ids")
     return ScenarioPlan(label=label, given=obj(scenario.given, "seam:given"), submits=submits, events=events,
+                        start_at=scenario.start_at,
                         replies=obj(scenario.replies, "seam:replies"), expect_end=scenario.expect_end,
                         expect_flows=flows, expect=obj(scenario.expect, "seam:expect"),
                         problem=problems[0] if problems else None)

@@ -60,6 +60,7 @@ task = SEAM.task
 values = SEAM["values"]  # noqa: A001 - attribute access would give Namespace.values
 expectEnd = SEAM.expectEnd
 expectFlows = SEAM.expectFlows
+startAt = SEAM.startAt  # a scenario starts before this element (BPMN id), as startBeforeActivity
 events = SEAM.events  # the timers that fire and the messages that arrive, in order (docs/scenarios.md)
 
 # dec: properties

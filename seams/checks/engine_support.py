@@ -15,23 +15,25 @@ from typing import TYPE_CHECKING
 from seams import vocab as V
 from seams.findings import Finding
 
-if TYPE_CHECKING:
-    from lxml import etree
+from lxml import etree
 
+if TYPE_CHECKING:
     from seams.model.loading import Model
 
 RUNS = frozenset({
     "startEvent", "endEvent", "intermediateCatchEvent", "intermediateThrowEvent", "boundaryEvent",
     "userTask", "manualTask", "task", "serviceTask", "sendTask", "receiveTask", "scriptTask",
     "businessRuleTask", "exclusiveGateway", "parallelGateway", "inclusiveGateway", "eventBasedGateway",
-    "subProcess", "callActivity",
+    "subProcess", "callActivity", "adHocSubProcess",
 })
 """The BPMN flow elements the engine runs."""
 
 EVENTS = frozenset({"timerEventDefinition", "messageEventDefinition", "errorEventDefinition",
                     "terminateEventDefinition", "signalEventDefinition", "escalationEventDefinition",
-                    "conditionalEventDefinition", "linkEventDefinition"})
-"""The event definitions it runs (timers, messages and conditions fire when the scenario says)."""
+                    "conditionalEventDefinition", "linkEventDefinition", "compensateEventDefinition"})
+"""The event definitions it runs (timers, messages and conditions fire when the scenario says; a
+compensation is never thrown: a compensation boundary event waits for ever, a compensation throw
+event stops the run where it is reached, which :func:`engine_findings` says beforehand)."""
 
 IGNORED = frozenset({"sequenceFlow", "laneSet", "documentation", "extensionElements", "textAnnotation",
                      "association", "dataObject", "dataObjectReference", "dataStoreReference", "property",
@@ -86,3 +88,9 @@ def engine_findings(model: Model) -> Iterable[Finding]:
         for element_id, kind, why in refusals(element):
             yield Finding("decision", model.qname(process.iri), "seam:payloadElement",
                           f"{relpath}: {kind} {element_id}: {why}; seams run and the scenarios refuse the process")
+        bpmn = f"{{{V.BPMN_NS}}}"
+        for event in element.iter(f"{bpmn}intermediateThrowEvent", f"{bpmn}endEvent"):
+            if event.find(f"{bpmn}compensateEventDefinition") is not None:
+                yield Finding("decision", model.qname(process.iri), "seam:payloadElement",
+                              f"{relpath}: {etree.QName(event).localname} {event.get('id')}: the embedded engine "
+                              "does not compensate; a run that reaches it stops there")

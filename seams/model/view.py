@@ -180,6 +180,7 @@ class Scenario:
     expect_flows: Any = None
     expect: Any = None
     events: Any = None  # seam:events: a JSON array of element ids or {"element", "variables"} objects
+    start_at: str | None = None  # seam:startAt: the BPMN id the run starts before
 
 
 @dataclass(frozen=True)
@@ -325,6 +326,7 @@ def _scenarios(graph: Graph, process: URIRef) -> tuple[Scenario, ...]:
             expect_flows=_json_or_error(graph.value(node, V.expectFlows)),
             expect=_json_or_error(graph.value(node, V.expect)),
             events=_json_or_error(graph.value(node, V.events)),
+            start_at=_text(graph, node, V.startAt),
         ))
     return tuple(sorted(scenarios, key=lambda s: (s.label or "", str(s.node))))
 

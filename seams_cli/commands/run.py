@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
         forms = FormAsker(model, scope, tasks, answers, printer, sys.stdin, sys.stdout,
                           answers_name=args.answers, scenario=plan)
         result = run_instance(project, model, process, given=given, user_task_data=forms,
-                              replies=replies, on_step=printer.step, events=plan.events if plan else ())
+                              replies=replies, on_step=printer.step, events=plan.events if plan else (),
+                              start_at=plan.start_at if plan else None)
         printer.flush(result.error_element)
     if not result.ok:
         print(f"seams run: stopped at {result.error_element or 'the start'}: {result.error}", file=sys.stderr)
@@ -162,7 +163,8 @@ def binding_replies(model: Any, process: Any, replies: Mapping[str, Any] | None,
                     out: IO[str]) -> dict[str, Any]:
     """What each binding of the process's service tasks answers: ``--replies`` (by binding
     name), else the reply of the first example (by label) of the first task (by IRI) that
-    gives one; each default is printed, so the run says where its data came from."""
+    gives one (never a held-out example, seam:heldOut true); each default is printed, so the run says
+    where its data came from."""
     view = model.view
     tasks = sorted((t for t in view.service_tasks() if t.process == process.iri), key=lambda t: str(t.iri))
     names: dict[str, tuple[Any, Any]] = {}  # binding name -> (task, binding)
@@ -179,8 +181,8 @@ def binding_replies(model: Any, process: Any, replies: Mapping[str, Any] | None,
         chosen[name] = replies[name]  # type: ignore[index]
     for name in sorted(set(names) - set(chosen)):
         for task in tasks:
-            example = next((e for e in task.examples
-                            if isinstance(e.replies, dict) and name in e.replies), None)
+            example = next((e for e in task.examples  # a held-out example is never shown nor used
+                            if not e.held_out and isinstance(e.replies, dict) and name in e.replies), None)
             if example is not None:
                 chosen[name] = example.replies[name]
                 print(f"reply {name} {variables_json(chosen[name])} "

@@ -81,13 +81,14 @@ def run_instance(project: Project, model: Model, process: Any, *, given: Mapping
                  replies: Mapping[str, Any] | None = None,
                  on_step: Callable[[Step], None] | None = None,
                  executor_for: Callable[[TaskSpec], Any] | None = None,
-                 max_steps: int = MAX_STEPS, events: Sequence[Any] = ()) -> RunResult:
+                 max_steps: int = MAX_STEPS, events: Sequence[Any] = (), start_at: str | None = None) -> RunResult:
     """Run one instance of ``process`` to its end (or to the first error) and say what it did.
 
     ``events`` are what the instance's catch events wait for, in order: each an element id (a timer
     or message catch event, a boundary event, a receive task, a branch of an event-based gateway)
-    or ``{"element": id, "variables": {...}}`` (a message's variables)."""
-    ready = prepared(project, model, find_process(model, process))
+    or ``{"element": id, "variables": {...}}`` (a message's variables). ``start_at`` starts the
+    instance before that element of the process (Camunda's ``startBeforeActivity``), with ``given``."""
+    ready = prepared(project, model, find_process(model, process), start_at)
     runtime = Runtime(ready, given=given or {}, user_task_data=user_task_data, replies=replies or {},
                       on_step=on_step, executor_for=executor_for, max_steps=max_steps, events=events)
     return runtime.run()

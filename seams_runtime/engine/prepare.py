@@ -96,15 +96,16 @@ class Prepared:
 _CACHE: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def prepared(project: Project, model: Model, process: Process) -> Prepared:
-    """The process ready to run, built once per loaded model."""
+def prepared(project: Project, model: Model, process: Process, start_at: str | None = None) -> Prepared:
+    """The process ready to run (started before ``start_at`` when given), built once per loaded model."""
     per_model = _CACHE.setdefault(model, {})
-    if process.iri not in per_model:
-        per_model[process.iri] = _prepare(project, model, process)
-    return per_model[process.iri]
+    key = (process.iri, start_at)
+    if key not in per_model:
+        per_model[key] = _prepare(project, model, process, start_at)
+    return per_model[key]
 
 
-def _prepare(project: Project, model: Model, process: Process) -> Prepared:
+def _prepare(project: Project, model: Model, process: Process, start_at: str | None = None) -> Prepared:
     from seams.lang.condition import parse_condition
 
     subject = model.qname(process.iri)
@@ -117,7 +118,7 @@ def _prepare(project: Project, model: Model, process: Process) -> Prepared:
     documents = [(payload.relpath, payload.tree)]
     documents += sorted(((p.relpath, p.tree) for p in model.payloads.values()
                          if p.format == "bpmn" and p is not payload), key=lambda d: d[0])
-    spec, subprocess_specs = parse_specs(documents, process.element_id or "")
+    spec, subprocess_specs = parse_specs(documents, process.element_id or "", start_at)
     by_id = {p.element_id: p for p in sorted(model.view.processes.values(), key=lambda p: str(p.iri))
              if p.element_id and p.found}
     by_id[process.element_id or ""] = process

@@ -145,6 +145,9 @@ class Runtime:
             if len(self.result.steps) >= self.max_steps:
                 raise ScenarioStop(element, f"more than {self.max_steps} elements run: does the process loop?")
             self.outputs, self.rules, self.decision = {}, (), None
+            if node.kind in ("intermediateThrowEvent", "endEvent") and self._compensates(process_id, element):
+                raise ScenarioStop(element, f"{element}: the embedded engine does not compensate (a "
+                                            "compensateEventDefinition); the run stops here")
             if node.kind in ("userTask", "manualTask"):
                 submitted = self.user_task(task, process_id, element)
                 task.data.update(submitted)
@@ -354,7 +357,8 @@ class Runtime:
         process_id = self._process_id(task)
         mtask = self.ready.tasks.get((process_id, element))
         node = self.ready.node(process_id, element)
-        if (mtask is None or not mtask.handler) and node is not None and node.kind in ("scriptTask", "sendTask"):
+        if (mtask is None or not mtask.handler) and node is not None and node.kind in ("scriptTask", "sendTask",
+                                                                                     "adHocSubProcess"):
             self._answered(task)
             return
         if mtask is None or mtask.kind != V.ServiceTask or not mtask.handler:
@@ -506,6 +510,10 @@ class Runtime:
                               and el.get("id") == element), None)
             self._xml[key] = found
         return self._xml[key]
+
+    def _compensates(self, process_id: str, element: str) -> bool:
+        node = self._element(process_id, element)
+        return node is not None and node.find(f"{_B}compensateEventDefinition") is not None
 
     def _collection(self, task: Any, process_id: str, element: str) -> None:
         """A multi-instance collection written as an expression (``=items[1..3]``, ``${order.items}``)

@@ -189,6 +189,14 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
     for loop in root.iter(f"{bpmn}multiInstanceLoopCharacteristics"):
         _standard_loop_data(loop)
     _links(root)
+    _compensation(root)
+    for adhoc in list(root.iter(f"{bpmn}adHocSubProcess")):  # answered by the run, like a task
+        for child in list(adhoc):
+            if isinstance(child.tag, str) and child.tag not in (f"{bpmn}incoming", f"{bpmn}outgoing",
+                                                                f"{bpmn}multiInstanceLoopCharacteristics",
+                                                                f"{bpmn}standardLoopCharacteristics"):
+                adhoc.remove(child)
+        adhoc.tag = f"{bpmn}sendTask"
     for call in root.iter(f"{bpmn}callActivity"):  # Camunda 8 names the called process in an extension
         called = call.find(f"{bpmn}extensionElements/{{{V.ZEEBE_NS}}}calledElement")
         target = (call.get("calledElement") or (called.get("processId") if called is not None else "") or "").strip()
@@ -212,6 +220,26 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
                     and (el.text or "").strip() in renamed:
                 el.text = RENAMED_PREFIX + (el.text or "").strip()
     return root
+
+
+def _compensation(root: etree._Element) -> None:
+    """Compensation boundary events and their handlers wait for a compensation the engine never
+    throws: they are left out; a compensation throw event stops the run there (the runtime says so)."""
+    bpmn = f"{{{V.BPMN_NS}}}"
+    for boundary in list(root.iter(f"{bpmn}boundaryEvent")):
+        if boundary.find(f"{bpmn}compensateEventDefinition") is not None:
+            boundary.getparent().remove(boundary)
+    for element in list(root.iter()):
+        if isinstance(element.tag, str) and element.get("isForCompensation") == "true":
+            element.getparent().remove(element)
+    for definition in list(root.iter(f"{bpmn}compensateEventDefinition")):
+        event = definition.getparent()
+        event.remove(definition)
+        event.set(COMPENSATES, "true")
+
+
+COMPENSATES = "{https://w3id.org/seams/seam#}compensates"
+"""Marks an event that throws a compensation in SpiffWorkflow's copy."""
 
 
 def _links(root: etree._Element) -> None:
@@ -283,16 +311,40 @@ COLLECTION = "seams_collection_"
 """The variable a multi-instance collection written as an expression is computed into (then removed)."""
 
 
-def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str) -> tuple[Any, dict[str, Any]]:
-    """The SpiffWorkflow spec of ``process_id`` and the specs of every process it calls that the
-    documents hold; a refusal names the element."""
+def start_before(root: etree._Element, process_id: str, element: str) -> None:
+    """The instance starts before ``element`` (Camunda's ``startBeforeActivity``): the process's start
+    events lead straight to it in SpiffWorkflow's copy."""
+    bpmn = f"{{{V.BPMN_NS}}}"
+    process = next((p for p in root.iter(f"{bpmn}process") if p.get("id") == process_id), None)
+    if process is None or not any(c.get("id") == element for c in process if isinstance(c.tag, str)):
+        raise EngineRefused(f"{process_id}: cannot start at {element!r}: no such element directly in the process")
+    starts = [c.get("id") for c in process if c.tag == f"{bpmn}startEvent"]
+    for flow in list(process.iter(f"{bpmn}sequenceFlow")):
+        if flow.get("sourceRef") in starts:
+            flow.getparent().remove(flow)
+    for start in process.iter(f"{bpmn}startEvent"):
+        if start.getparent() is process:
+            for out in start.findall(f"{bpmn}outgoing"):
+                start.remove(out)
+            flow_id = f"{RENAMED_PREFIX}start-{start.get('id')}"
+            etree.SubElement(process, f"{bpmn}sequenceFlow", id=flow_id, sourceRef=start.get("id", ""),
+                             targetRef=element)
+
+
+def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str,
+                start_at: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """The SpiffWorkflow spec of ``process_id`` (started before ``start_at`` when given) and the specs
+    of every process it calls that the documents hold; a refusal names the element."""
     parser = _Parser()
     source = documents[0][0] if documents else "?"
     try:
         for number, (relpath, tree) in enumerate(documents):
             source = relpath
             try:
-                parser.add_bpmn_xml(spiff_document(tree), filename=relpath)
+                document = spiff_document(tree)
+                if number == 0 and start_at:
+                    start_before(document, process_id, start_at)
+                parser.add_bpmn_xml(document, filename=relpath)
             except ValidationException:
                 if number == 0:
                     raise  # another payload SpiffWorkflow cannot read only matters if it is called
