@@ -37,6 +37,11 @@ def _answers(info):
     return {}
 
 
+def _executable(path: Path) -> bool:
+    """A BPMN file with an executable process (``seams init`` refuses a file with none)."""
+    return re.search(rb'isExecutable="true"', path.read_bytes()) is not None
+
+
 def _category(error: str) -> str:
     if "handler module" in error or "no seam:handler" in error or "handler" in error and "not found" in error:
         return "missing handler"
@@ -67,11 +72,13 @@ def measure(paths: list[Path], verbose: bool) -> tuple[Counter, int]:
     for bpmn in files:
         scratch = Path(tempfile.mkdtemp(prefix="seams-measure-"))
         try:
-            siblings = sorted(p for p in bpmn.parent.iterdir() if p.suffix in (".bpmn", ".dmn") and p != bpmn)
+            siblings = sorted(p for p in bpmn.parent.iterdir() if p.suffix == ".dmn"
+                              or (p.suffix == ".bpmn" and p != bpmn and _executable(p)))
             called = re.findall(rb'(?:calledElement="|processId=")([^"$=][^"]*)"', bpmn.read_bytes())
             for name in called:
                 for other in defines.get(name.decode("utf-8", "replace"), [])[:1]:
-                    if other != bpmn and other not in siblings and other.name not in {s.name for s in siblings}:
+                    if other != bpmn and other not in siblings and other.name not in {s.name for s in siblings} \
+                            and _executable(other):
                         siblings.append(other)
             args = ["init", "--from", str(bpmn)] + [a for s in siblings for a in ("--from", str(s))]
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:

@@ -165,8 +165,8 @@ def test_a_process_that_loops_stops_at_the_element_limit(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("element, kind, lacks", [
     ('<bpmn:complexGateway id="Gateway_X" />', "complexGateway", "a complexGateway"),
-    ('<bpmn:intermediateThrowEvent id="Compensate_X"><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>',
-     "intermediateThrowEvent", "a compensateEventDefinition"),
+    ('<bpmn:intermediateThrowEvent id="Cancel_X"><bpmn:cancelEventDefinition /></bpmn:intermediateThrowEvent>',
+     "intermediateThrowEvent", "a cancelEventDefinition"),
     ('<bpmn:transaction id="Transaction_X" />', "transaction", "a transaction"),
 ])
 def test_what_the_engine_lacks_is_refused_by_it_and_by_check(tmp_path: Path, element: str, kind: str,
@@ -181,3 +181,18 @@ def test_what_the_engine_lacks_is_refused_by_it_and_by_check(tmp_path: Path, ele
     lines = run_seams("check", cwd=root).stdout.splitlines()
     assert (f"decision ex:approvals seam:payloadElement: approvals.bpmn: {kind} {element_id}: the embedded engine "
             f"does not run {lacks}; seams run and the scenarios refuse the process") in lines
+
+
+def test_a_compensation_throw_stops_the_run_where_it_is_reached(tmp_path: Path) -> None:
+    root = _project(tmp_path, "approvals.bpmn")
+    bpmn = root / "model" / "approvals.bpmn"
+    edit(bpmn, '<bpmn:sequenceFlow id="Flow_3" sourceRef="countVotes" targetRef="EndEvent_1" />',
+         '<bpmn:sequenceFlow id="Flow_3" sourceRef="countVotes" targetRef="Undo" />'
+         '<bpmn:intermediateThrowEvent id="Undo"><bpmn:incoming>Flow_3</bpmn:incoming>'
+         '<bpmn:outgoing>Flow_U</bpmn:outgoing><bpmn:compensateEventDefinition /></bpmn:intermediateThrowEvent>'
+         '<bpmn:sequenceFlow id="Flow_U" sourceRef="Undo" targetRef="EndEvent_1" />')
+    result = _run(root, "approvals", given={"approvers": []})
+    assert result.error == "Undo: the embedded engine does not compensate (a compensateEventDefinition); the run " \
+                           "stops here"
+    assert ("decision ex:approvals seam:payloadElement: approvals.bpmn: intermediateThrowEvent Undo: the embedded "
+            "engine does not compensate; a run that reaches it stops there") in run_seams("check", cwd=root).stdout

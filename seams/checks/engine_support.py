@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from lxml import etree
+
 from seams import vocab as V
 from seams.findings import Finding
-
-from lxml import etree
 
 if TYPE_CHECKING:
     from seams.model.loading import Model

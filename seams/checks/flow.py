@@ -324,9 +324,9 @@ def upstream_findings(model: Model) -> list[Finding]:
             sets[start] = sets.get(start, frozenset()) | named
             for iri in named:
                 by_name[view.variable_name(iri) or ""].add(iri)
-        for node, named in engine_sets(model, process, element).items():
-            sets[node] = sets.get(node, frozenset()) | named
-            for iri in named:
+        for node, found_here in engine_sets(model, process, element).items():
+            sets[node] = sets.get(node, frozenset()) | found_here
+            for iri in found_here:
                 by_name[view.variable_name(iri) or ""].add(iri)
         graph = FlowGraph(process, element)
         before = graph.must_be_set(sets)

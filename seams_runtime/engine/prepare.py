@@ -123,7 +123,7 @@ def _prepare(project: Project, model: Model, process: Process, start_at: str | N
              if p.element_id and p.found}
     by_id[process.element_id or ""] = process
     processes = {pid: by_id[pid] for pid in [process.element_id or "", *subprocess_specs] if pid in by_id}
-    for pid, each in processes.items():
+    for each in processes.values():
         _refuse_unsupported(model, each)
     owners: dict[str, str] = {}
     for pid, each in processes.items():

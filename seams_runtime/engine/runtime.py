@@ -131,7 +131,7 @@ class Runtime:
                 if workflow.is_completed() or not self._fire_next(workflow):
                     break
                 continue
-            element = element_id(task)
+            element = element_id(task) or ""
             process_id = self.ready.owners.get(task.workflow.spec.name, self.top)
             node = self.ready.node(process_id, element) if element else None
             if node is not None and isinstance(task.task_spec, LoopTask):
@@ -184,7 +184,8 @@ class Runtime:
             self._flush_deferred()
         if not workflow.is_completed():
             waiting = [element_id(t) for t in self._waiting(workflow) if element_id(t)
-                       and self.ready.node(self.ready.owners.get(t.workflow.spec.name, self.top), element_id(t))]
+                       and self.ready.node(self.ready.owners.get(t.workflow.spec.name, self.top),
+                                           element_id(t) or "")]
             where = waiting[0] if waiting else None
             raise ScenarioStop(where, f"the instance stopped before an end event (waiting at "
                                       f"{', '.join(dict.fromkeys(w for w in waiting if w)) or 'nothing'})")
@@ -201,6 +202,8 @@ class Runtime:
             if isinstance(cause, (ScenarioStop, _BpmnErrorRaised)):
                 raise cause from None
             raise ScenarioStop(element, f"SpiffWorkflow stopped: {str(exc).splitlines()[0]}") from None
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:  # SpiffWorkflow tripped
+            raise ScenarioStop(element, f"SpiffWorkflow stopped: {type(exc).__name__}: {exc}") from None
 
     def _arrived_by(self, task: Any, process_id: str, element: str) -> str | None:
         """The sequence flow from the element that ran before this one (None at a start event)."""
@@ -233,7 +236,7 @@ class Runtime:
         for gateway in waiting:
             outputs = [element_id_of_spec(s) for s in getattr(gateway.task_spec, "outputs", [])]
             definition = getattr(gateway.task_spec, "event_definition", None)
-            if target in outputs and hasattr(definition, "event_definitions"):
+            if definition is not None and target in outputs and hasattr(definition, "event_definitions"):
                 from SpiffWorkflow.bpmn.util import BpmnEvent
 
                 self.events.pop(0)

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lxml import etree
 from SpiffWorkflow.bpmn.parser.BpmnParser import BpmnParser, full_tag
-from SpiffWorkflow.bpmn.parser.task_parsers import CallActivityParser, ConditionalGatewayParser
+from SpiffWorkflow.bpmn.parser.task_parsers import CallActivityParser, ConditionalGatewayParser, SubWorkflowParser
 from SpiffWorkflow.bpmn.parser.TaskParser import TaskParser
 from SpiffWorkflow.bpmn.parser.ValidationException import ValidationException
 from SpiffWorkflow.bpmn.script_engine import PythonScriptEngine
-from SpiffWorkflow.bpmn.parser.task_parsers import SubWorkflowParser
 from SpiffWorkflow.bpmn.specs.defaults import (
     CallActivity,
     ExclusiveGateway,
@@ -42,12 +42,11 @@ from SpiffWorkflow.bpmn.specs.event_definitions.message import MessageEventDefin
 from SpiffWorkflow.bpmn.specs.event_definitions.multiple import MultipleEventDefinition
 from SpiffWorkflow.bpmn.specs.event_definitions.timer import TimerEventDefinition
 from SpiffWorkflow.bpmn.specs.mixins.bpmn_spec_mixin import BpmnSpecMixin
+from SpiffWorkflow.bpmn.specs.mixins.multiinstance_task import MultiInstanceTask
 from SpiffWorkflow.util.task import TaskState
 
 from seams import vocab as V
 from seams_runtime.engine.errors import EngineRefused, ScenarioStop
-
-from lxml import etree
 
 RESERVED_IDS = frozenset({"Start", "End", "Root"})
 """Task names SpiffWorkflow gives its own specs; a BPMN element with such an id is renamed."""
@@ -176,7 +175,7 @@ class _Parser(BpmnParser):
     }
 
 
-def spiff_document(tree: etree._ElementTree) -> etree._Element:
+def spiff_document(tree: etree._ElementTree, known: frozenset[str] | None = None) -> etree._Element:
     """A copy of a BPMN document as SpiffWorkflow gets it: no-op elements out, reserved ids renamed."""
     root = copy.deepcopy(tree.getroot())
     bpmn = f"{{{V.BPMN_NS}}}"
@@ -200,8 +199,8 @@ def spiff_document(tree: etree._ElementTree) -> etree._Element:
     for call in root.iter(f"{bpmn}callActivity"):  # Camunda 8 names the called process in an extension
         called = call.find(f"{bpmn}extensionElements/{{{V.ZEEBE_NS}}}calledElement")
         target = (call.get("calledElement") or (called.get("processId") if called is not None else "") or "").strip()
-        if not target or target.startswith(("=", "${", "#{")):
-            target = f"{RENAMED_PREFIX}unknown-{call.get('id')}"  # an expression: answered by the run
+        if not target or target.startswith(("=", "${", "#{")) or (known is not None and target not in known):
+            target = f"{RENAMED_PREFIX}unknown-{call.get('id')}"  # not in the project: answered by the run
         call.set("calledElement", target)
     for timer in root.iter(f"{bpmn}timerEventDefinition"):  # the run's events fire timers: no time is read
         for child in list(timer):
@@ -269,7 +268,8 @@ def _links(root: etree._Element) -> None:
                 etree.SubElement(target, f"{bpmn}incoming").text = flow_id
 
 
-_PLAIN = re.compile(r"^\s*(?:\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}|=\s*([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*))\s*$")
+_NAME = r"([A-Za-z_][A-Za-z0-9_]*)"
+_PLAIN = re.compile(rf"^\s*(?:\$\{{\s*{_NAME}\s*\}}|=\s*{_NAME}|{_NAME})\s*$")
 
 
 def _name(text: str | None) -> str | None:
@@ -337,11 +337,12 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
     of every process it calls that the documents hold; a refusal names the element."""
     parser = _Parser()
     source = documents[0][0] if documents else "?"
+    known = frozenset(p.get("id", "") for _, tree in documents for p in tree.getroot().iter(f"{{{V.BPMN_NS}}}process"))
     try:
         for number, (relpath, tree) in enumerate(documents):
             source = relpath
             try:
-                document = spiff_document(tree)
+                document = spiff_document(tree, known)
                 if number == 0 and start_at:
                     start_before(document, process_id, start_at)
                 parser.add_bpmn_xml(document, filename=relpath)
@@ -355,6 +356,10 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
         element = getattr(exc, "id", None) or getattr(exc, "name", None) or process_id
         message = str(exc).splitlines()[0].rstrip(". ")
         raise EngineRefused(f"{source}: {element}: SpiffWorkflow cannot run it: {message}") from None
+    except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:  # a shape SpiffWorkflow trips on
+        raise EngineRefused(f"{source}: {process_id}: SpiffWorkflow cannot read the process "
+                            f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); "
+                            "is every element connected?") from None
     for each in [spec, *subprocesses.values()]:
         for task_spec in each.task_specs.values():
             _neuter(getattr(task_spec, "event_definition", None))
@@ -363,7 +368,7 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
     return spec, subprocesses
 
 
-class _InstanceScope:
+class _InstanceScope(MultiInstanceTask):
     """A multi-instance activity's input and output elements are the instance's own variables (as in
     Camunda): an instance's other variables reach the activity, its element variable does not."""
 
