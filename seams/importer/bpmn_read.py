@@ -66,6 +66,7 @@ class ProcessSpec:
     elements: tuple[Element, ...]
     condition_names: tuple[str, ...]  # variable names in the process's conditions, first-seen order
     start_form: tuple[FieldSpec, ...] = ()
+    list_variables: tuple[str, ...] = ()  # multi-instance output collections: lists
 
 
 @dataclass
@@ -208,8 +209,11 @@ def _process(process: etree._Element, pools: Mapping[str | None, str | None], so
             start_form.extend(camunda7_fields(node) or html.fields(node) or ())
         elif kind in MODELLED and node.get("id"):
             elements.append(_element(node, kind, source, forms, embedded, notes, html))
+    lists = tuple(dict.fromkeys(
+        (loop.get("outputCollection") or "").strip() for loop in process.iter(f"{_Z}loopCharacteristics")
+        if IDENTIFIER.fullmatch((loop.get("outputCollection") or "").strip())))
     return ProcessSpec(id=pid, label=label, elements=tuple(elements), condition_names=tuple(names),
-                       start_form=tuple(start_form))
+                       start_form=tuple(start_form), list_variables=lists)
 
 
 def condition_names(text: str, *, where: str) -> frozenset[str] | None:

@@ -205,6 +205,9 @@ def _process(b: _Builder, source: Source, payload: URIRef, process: ProcessSpec,
         _reads_writes(b, subject, element.reads, element.writes, element.id)
     for name in process.condition_names:
         b.variable(name, where=f"a condition of {process.id}")
+    for name in process.list_variables:
+        if name in b.variables:  # only a variable the model has for another reason
+            b.variable(name, many=True, where=f"a multi-instance output collection of {process.id}")
 
 
 _KIND_PREFIX = re.compile(r"^(?:Task|ServiceTask|Service|Activity)_(?=[A-Za-z])")
@@ -233,7 +236,7 @@ def _form(b: _Builder, iri: URIRef, element: Element, process_id: str) -> None:
             b.plan.notes.append(f'{element.id}: skipped form field "{field_spec.key}" (not a plain variable name)')
             continue
         var = b.variable(field_spec.key, label=field_spec.label, datatype=field_spec.datatype,
-                         where=f"the form of {element.id}")
+                         where=f"the form of {element.id}", many=field_spec.many)
         shape.add(SH.property, Nested(tuple(_field_facts(var, field_spec, order))))
 
 

@@ -134,8 +134,7 @@ class Runtime:
             element = element_id(task) or ""
             process_id = self.ready.owners.get(task.workflow.spec.name, self.top)
             node = self.ready.node(process_id, element) if element else None
-            if node is not None and isinstance(task.task_spec, LoopTask):
-                self._collection(task, process_id, element or "")  # its instances are the steps
+            if node is not None and isinstance(task.task_spec, LoopTask):  # its instances are the steps
                 self._run(task, element)
                 task.data.pop(COLLECTION + (element or ""), None)
                 continue
@@ -518,23 +517,29 @@ class Runtime:
         node = self._element(process_id, element)
         return node is not None and node.find(f"{_B}compensateEventDefinition") is not None
 
-    def _collection(self, task: Any, process_id: str, element: str) -> None:
+    def collection(self, task: Any) -> None:
         """A multi-instance collection written as an expression (``=items[1..3]``, ``${order.items}``)
-        is computed before the instances start, into the variable SpiffWorkflow then reads."""
+        is computed before the instances start, into the variable SpiffWorkflow then reads; a
+        collection that is not set (or not a list) stops the run in one line."""
         from seams_runtime.engine.spiff import _name
 
+        element = element_id(task) or ""
+        process_id = self._process_id(task)
         node = self._element(process_id, element)
         loop = node.find(f"{_B}multiInstanceLoopCharacteristics") if node is not None else None
         if loop is None or not isinstance(task.task_spec, LoopTask):
             return
         z = loop.find(f"{_B}extensionElements/{_Z}loopCharacteristics")
         text = z.get("inputCollection") if z is not None else loop.get(f"{_C}collection")
-        if text and _name(text) is None:
-            value = self._expression(text, _plain(task.data), element)
-            if not isinstance(value, list):
-                raise ScenarioStop(element, f"{element}: the multi-instance collection {text!r} is not a list "
-                                            f"(it is {value!r})")
-            task.data[COLLECTION + element] = value
+        if not text:
+            return
+        name = _name(text)
+        value = self._expression(text, _plain(task.data), element) if name is None else task.data.get(name)
+        if not isinstance(value, (list, tuple)):
+            raise ScenarioStop(element, f"{element}: the multi-instance collection {text!r} is not a list "
+                                        f"(it is {value!r}); give it in the run's variables")
+        if name is None:
+            task.data[COLLECTION + element] = list(value)
 
     def _map_inputs(self, task: Any, process_id: str, element: str) -> None:
         """``camunda:inputParameter`` / ``zeebe:input``: local variables of the element, computed from

@@ -372,6 +372,12 @@ class _InstanceScope(MultiInstanceTask):
     """A multi-instance activity's input and output elements are the instance's own variables (as in
     Camunda): an instance's other variables reach the activity, its element variable does not."""
 
+    def _update_hook(self, my_task):
+        if not my_task.internal_data.get("merged"):  # before the first instance: the collection
+            my_task._inherit_data()  # what SpiffWorkflow's own hook does first
+            _runtime(my_task).collection(my_task)
+        return super()._update_hook(my_task)
+
     def merge_child(self, workflow, child):
         if self.data_output is not None and self.output_item is not None:
             super().merge_child(workflow, child)
