@@ -185,3 +185,15 @@ def test_a_scenario_value_of_the_wrong_item_type_is_a_finding(runnable: Path, tm
     lines = run_seams("check", cwd=copy).stdout.splitlines()
     assert ('shape ex:invoice seam:scenario: "happy path: the approver groups approve, the invoice is archived": '
             'seam:expect "approverGroups": item 7 is not an xsd:string') in lines
+
+
+def test_the_generated_decisions_module_evaluates_the_drd(imported: tuple[Path, str]) -> None:
+    from seams.generators.decisions import decisions_source
+
+    root, _ = imported
+    namespace: dict = {}
+    exec(compile(decisions_source(load_model(load_project(root))) or "", "decisions.py", "exec"), namespace)
+    graph = namespace["assign_approver_group_graph"]
+    assert graph(amount=300.0, invoiceCategory="Travel Expenses") == ["accounting", "sales"]
+    assert graph(amount=5000, invoiceCategory="Misc") == ["management"]
+    assert namespace["assign_approver_group"](invoiceClassification="budget") == ["management"]

@@ -60,3 +60,16 @@ def graph_inputs(view: View, decision: Decision) -> list[tuple[Decision, URIRef]
             if given.variable not in supplied and isinstance(given.from_path, URIRef):
                 out.append((each, given.from_path))
     return out
+
+
+def fed_parameters(view: View, decision: Decision, output: str) -> list[str]:
+    """The names under which the decisions of ``decision``'s graph read a required decision's
+    output ``output``: each input whose expression is that name, as the variable it reads (else the
+    name itself)."""
+    names = []
+    for each in evaluation_order(view, decision):
+        for given in each.inputs:
+            if given.variable == output:
+                name = view.variable_name(given.from_path) if isinstance(given.from_path, URIRef) else None
+                names.append(name or output)
+    return list(dict.fromkeys(names))

@@ -437,7 +437,7 @@ class Runtime:
         return executor
 
     def decide(self, task: Any) -> None:
-        from seams.checks.drd import evaluation_order
+        from seams.checks.drd import evaluation_order, fed_parameters
 
         element = element_id(task) or ""
         process_id = self._process_id(task)
@@ -478,7 +478,7 @@ class Runtime:
                     if output.variable:
                         supplied = value.get(output.variable) if isinstance(value, Mapping) \
                             and len(call.outputs) > 1 else value
-                        for name in _parameters_fed(view, iri, output.variable, calls):
+                        for name in fed_parameters(view, view.decisions[iri], output.variable):
                             variables[name] = supplied
         assert call is not None
         decision = view.decisions[iri]
@@ -688,19 +688,6 @@ def _zeebe(node: etree._Element | None) -> bool:
     root = node.getroottree().getroot()
     return V.ZEEBE_NS in (root.nsmap or {}).values() or any(
         isinstance(el.tag, str) and el.tag.startswith(_Z) for el in node.iter())
-
-
-def _parameters_fed(view: Any, iri: Any, output: str, calls: Mapping[Any, Any]) -> list[str]:
-    """The parameters of the decisions of ``iri``'s graph whose input expression is ``output``."""
-    from seams.checks.drd import evaluation_order
-
-    names = []
-    for each in evaluation_order(view, view.decisions[iri]):
-        for given in each.inputs:
-            if given.variable == output:
-                name = view.variable_name(given.from_path) if given.from_path is not None else None
-                names.append(name or output)
-    return names
 
 
 def _mapped_result(value: Any, how: str, outputs: Sequence[str], element: str) -> Any:

@@ -350,8 +350,7 @@ def parse_specs(documents: list[tuple[str, etree._ElementTree]], process_id: str
                 if number == 0:
                     raise  # another payload SpiffWorkflow cannot read only matters if it is called
         spec = parser.get_spec(process_id)
-        found = parser.get_subprocess_specs(process_id, require_call_activity_specs=False)
-        subprocesses = {name: each for name, each in found.items() if each is not None}  # missing: answered
+        subprocesses = _subprocess_specs(parser, process_id, {})
     except ValidationException as exc:
         element = getattr(exc, "id", None) or getattr(exc, "name", None) or process_id
         message = str(exc).splitlines()[0].rstrip(". ")
@@ -400,6 +399,20 @@ class _ParallelInstances(_InstanceScope, ParallelMultiInstanceTask):
 
 
 _LOCAL_ITEMS = {SequentialMultiInstanceTask: _SequentialInstances, ParallelMultiInstanceTask: _ParallelInstances}
+
+
+def _subprocess_specs(parser: BpmnParser, name: str, found: dict[str, Any]) -> dict[str, Any]:
+    """Every sub-process and called process spec under ``name``; a called process the documents do
+    not hold is left out, at any depth (the run answers it)."""
+    from SpiffWorkflow.bpmn.specs.mixins.subworkflow_task import SubWorkflowTask as SubWorkflowMixin
+
+    for task_spec in parser.get_spec(name).task_specs.values():
+        if isinstance(task_spec, SubWorkflowMixin) and task_spec.spec not in found:
+            spec = parser.get_spec(task_spec.spec, required=False)
+            if spec is not None:
+                found[task_spec.spec] = spec
+                _subprocess_specs(parser, task_spec.spec, found)
+    return found
 
 
 def _neuter(definition: Any) -> None:
