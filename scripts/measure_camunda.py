@@ -25,6 +25,8 @@ from pathlib import Path
 
 RUNS = ("end event", "user task without answers", "missing handler", "waits for an event",
         "a condition needs data no one gave")
+"""The outcomes that count as running: the process started and went on as far as a run without
+handlers and answers can."""
 
 
 class _NeedsAnswers(Exception):
@@ -48,7 +50,7 @@ def _category(error: str) -> str:
     if "waiting at" in error:
         return "waits for an event"
     if "is not set" in error or "no condition of its outgoing flows holds" in error \
-            or "Missing data input" in error:
+            or "Missing data input" in error or "(it is None); give it in the run's variables" in error:
         return "a condition needs data no one gave"
     if "the data submitted is refused" in error:
         return "user task without answers"
