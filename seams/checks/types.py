@@ -24,7 +24,7 @@ from weakref import WeakKeyDictionary
 from rdflib import URIRef
 
 from seams import vocab as V
-from seams.lang.field_values import as_date, constraint_problems, datatype_problem
+from seams.lang.field_values import as_date, constraint_problems, datatype_problem, show
 from seams.lang.values import BOOLEAN, DATE, NUMBER, STRING
 
 if TYPE_CHECKING:
@@ -56,6 +56,32 @@ def local_datatype(datatype: Any) -> str | None:
     if text == str(V.RDF.JSON):
         return "JSON"
     return text[len(xsd):] if text.startswith(xsd) else text
+
+
+def value_problems(value: Any, datatype: str | None, rules: tuple[dict, ...] = (),
+                   shape_name: Callable[[Any], str] = str) -> list[tuple[str, str]]:
+    """(predicate, message) for each way ``value`` is not of ``datatype`` and its fields' ``rules``:
+    seams.lang.field_values' judgement, with two datatypes it leaves to this module:
+    ``list:<datatype>`` (a variable with ``seam:list true``: a list, each item judged alone) and
+    ``JSON`` (``rdf:JSON``: a JSON object)."""
+    if datatype is not None and datatype.startswith("list:"):
+        if not isinstance(value, (list, tuple)):
+            return [("seam:datatype", f"{show(value)} is not a list")]
+        item = datatype[5:]
+        for each in value:
+            wrong_item = value_problems(each, None if item == "any" else item, rules, shape_name)
+            if wrong_item:
+                return [(predicate, f"item {message}") for predicate, message in wrong_item]
+        return []
+    if datatype == "JSON":
+        return [] if isinstance(value, dict) else [("seam:datatype", f"{show(value)} is not a JSON object")]
+    wrong = datatype_problem(value, datatype)
+    if wrong:
+        return [("seam:datatype", wrong)]
+    found: list[tuple[str, str]] = []
+    for rule in rules:
+        found += constraint_problems(value, {**rule, "shape": shape_name(rule["shape"])})
+    return list(dict.fromkeys(found))
 
 
 def variable_datatype(variable: Any) -> str | None:
@@ -122,13 +148,7 @@ class VariableType:
 
         A value not of the datatype gets that one problem: its fields' bounds
         and patterns would only repeat it in other words."""
-        wrong = datatype_problem(value, self.datatype)
-        if wrong:
-            return [("seam:datatype", wrong)]
-        found: list[tuple[str, str]] = []
-        for rule in self.rules:
-            found += constraint_problems(value, {**rule, "shape": self.shape_name(rule["shape"])})
-        return list(dict.fromkeys(found))
+        return value_problems(value, self.datatype, self.rules, self.shape_name)
 
     def allows(self, value: Any) -> bool:
         """``problems(value)`` is empty; memoized by the domain, as most values repeat."""

@@ -126,9 +126,11 @@ def _fields(model: Model, iris, subject: str, predicate: str, imports: set[tuple
             raise GeneratorError(f"{subject} {predicate}: {model.qname(iri)} is not a seam:Variable")
         name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
         annotation, needs = _ANNOTATIONS.get(variable.datatype, _UNKNOWN)
+        if variable.datatype == V.RDF.JSON:  # a JSON object
+            annotation, needs = "dict[str, Any]", ("typing", "Any")
         if needs:
             imports.add(needs)
-        lines[name] = f"    {name}: {annotation}"
+        lines[name] = f"    {name}: list[{annotation}]" if variable.many else f"    {name}: {annotation}"
     return [lines[name] for name in sorted(lines)]
 
 

@@ -69,18 +69,8 @@ def show(value):
 
 
 def datatype_problem(value, datatype):
-    """Why ``value`` is not an ``xsd:<datatype>`` value of the process, or None. ``list:<datatype>``
-    is a list of such values (a variable with ``seam:list true``), ``JSON`` a JSON object."""
-    if isinstance(datatype, str) and datatype.startswith("list:"):
-        if not isinstance(value, (list, tuple)):
-            return f"{show(value)} is not a list"
-        for item in value:
-            wrong = datatype_problem(item, datatype[5:])
-            if wrong:
-                return f"item {wrong}"
-        return None
+    """Why ``value`` is not an ``xsd:<datatype>`` value of the process, or None."""
     checks = {
-        "JSON": lambda v: isinstance(v, Mapping),
         "string": lambda v: isinstance(v, str),
         "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
         "decimal": lambda v: is_number(v) and as_decimal(v).is_finite(),
@@ -93,10 +83,7 @@ def datatype_problem(value, datatype):
 
 
 def constraint_problems(value, rule):
-    """Why ``value`` breaks one form field (sh:datatype, sh:in, bounds, sh:pattern, lengths); a list
-    (a variable with ``seam:list true``) breaks it when one of its items does."""
-    if isinstance(value, (list, tuple)):
-        return [problem for item in value for problem in constraint_problems(item, rule)]
+    """Why ``value`` breaks one form field (sh:datatype, sh:in, bounds, sh:pattern, lengths)."""
     where = f"(sh:property of {rule['shape']})"
     problems = []
     if datatype_problem(value, rule.get("datatype")):

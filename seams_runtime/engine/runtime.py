@@ -667,7 +667,7 @@ class Runtime:
         try:
             return evaluate_expression(text, variables, where=element)
         except ExpressionError as exc:
-            raise ScenarioStop(element, f"{element}: {exc}") from None
+            raise ScenarioStop(element, str(exc)) from None
 
 
 _MISSING = object()
@@ -730,7 +730,7 @@ def _mapped_result(value: Any, how: str, outputs: Sequence[str], element: str) -
 
 def _output_problems(result: Mapping[str, Any], outputs: Mapping[str, Any]) -> list[str]:
     """The contract item's checks of one result: declared outputs, each of its datatype and fields."""
-    from seams.lang.field_values import constraint_problems, datatype_problem
+    from seams.checks.types import value_problems
 
     missing = [name for name in outputs if name not in result]
     extra = [str(name) for name in result if name not in outputs]
@@ -741,9 +741,7 @@ def _output_problems(result: Mapping[str, Any], outputs: Mapping[str, Any]) -> l
         problems.append(f"undeclared output(s) returned: {', '.join(extra)}")
     for name, (datatype, rules) in outputs.items():
         if name in result:
-            wrong = datatype_problem(result[name], datatype)
-            found = [wrong] if wrong else [m for rule in rules for _, m in constraint_problems(result[name], rule)]
-            problems += [f"output {name!r}: {message}" for message in found]
+            problems += [f"output {name!r}: {message}" for _, message in value_problems(result[name], datatype, rules)]
     return problems
 
 
