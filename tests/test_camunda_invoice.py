@@ -197,3 +197,20 @@ def test_the_generated_decisions_module_evaluates_the_drd(imported: tuple[Path, 
     assert graph(amount=300.0, invoiceCategory="Travel Expenses") == ["accounting", "sales"]
     assert graph(amount=5000, invoiceCategory="Misc") == ["management"]
     assert namespace["assign_approver_group"](invoiceClassification="budget") == ["management"]
+
+
+def test_update_prints_the_to_do_of_a_task_it_adds(imported: tuple[Path, str], tmp_path: Path) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(imported[0], root)
+    bpmn = root / "model" / "invoice.bpmn"
+    bpmn.write_text(bpmn.read_text(encoding="utf-8").replace(
+        '<bpmn:sequenceFlow id="Flow_Archived" sourceRef="archiveInvoice" targetRef="invoiceProcessed" />',
+        '<bpmn:sequenceFlow id="Flow_Archived" sourceRef="archiveInvoice" targetRef="notifyCreditor" />'
+        '<bpmn:serviceTask id="notifyCreditor" name="Notify creditor" camunda:class="org.example.NotifyCreditor">'
+        '<bpmn:incoming>Flow_Archived</bpmn:incoming><bpmn:outgoing>Flow_Notified</bpmn:outgoing>'
+        '</bpmn:serviceTask><bpmn:sequenceFlow id="Flow_Notified" sourceRef="notifyCreditor" '
+        'targetRef="invoiceProcessed" />'), encoding="utf-8")
+    done = run_seams("init", "--update", ".", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert ("to do: ex:notifyCreditor seam:example: examples (given, replies, expect), and seam:reads and "
+            "seam:writes, before seams propose notify_creditor") in done.stdout.splitlines()
