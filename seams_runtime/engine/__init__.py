@@ -22,9 +22,13 @@ means exactly what ``seams check`` and the generators mean
 * a user task takes what ``user_task_data`` returns for it, checked against
   its form shape's fields (datatype, required, ``sh:in``, bounds, pattern).
 
-Boundary events, timers, messages, signals, script tasks and the other
-elements the bundled examples do not use are refused before the run with
-one line naming the element (:class:`EngineRefused`).
+Sub-processes, call activities (the called process from the project's
+payloads), boundary and intermediate events, event-based and inclusive
+gateways, multi-instance and loops run too; timers and messages fire when the
+run's ``events`` say (docs/scenarios.md has the element table). The few
+elements still refused (complex gateways, transactions, cancel events) are
+refused before the run with one line naming the element
+(:class:`EngineRefused`), and ``seams check`` reports them alike.
 
 The API (stable; ``seams run`` and the coverage report build on it)::
 
