@@ -32,12 +32,44 @@ class ScenarioPlan:
 
     label: str
     given: dict[str, Any] = field(default_factory=dict)
-    submits: dict[str, dict[str, Any]] = field(default_factory=dict)  # user task BPMN id -> values
+    # user task BPMN id -> values, or a list of them: a task visited again submits the next
+    submits: dict[str, Any] = field(default_factory=dict)
+    events: tuple[Any, ...] = ()  # element ids, or {"element", "variables"}: what the catch events get
+    start_at: str | None = None  # the BPMN id the run starts before (seam:startAt)
     replies: dict[str, Any] = field(default_factory=dict)
     expect_end: str | None = None
     expect_flows: tuple[str, ...] | None = None
     expect: dict[str, Any] = field(default_factory=dict)
     problem: str | None = None  # why the scenario cannot run (its JSON is not of its shape)
+
+
+def called_processes(model: Model, process: Process) -> list[Process]:
+    """The processes ``process`` calls (its call activities' ``calledElement``), transitively, that
+    the model holds, in the order first called."""
+    by_id = {p.element_id: p for p in sorted(model.view.processes.values(), key=lambda p: str(p.iri))
+             if p.element_id and p.found}
+    found: list[Process] = []
+    todo = [process]
+    while todo:
+        current = todo.pop(0)
+        for node in current.nodes.values():
+            called = by_id.get(node.called_element) if node.called_element else None
+            if called is not None and called is not process and called not in found:
+                found.append(called)
+                todo.append(called)
+    return found
+
+
+def run_scope(model: Model, process: Process) -> Process:
+    """The process with the nodes and flows of every process it calls: what one run passes through
+    (its own elements win where an id repeats)."""
+    from dataclasses import replace
+
+    nodes, flows = {}, {}
+    for each in reversed([process, *called_processes(model, process)]):
+        nodes.update(each.nodes)
+        flows.update(each.flows)
+    return replace(process, nodes=nodes, flows=flows)
 
 
 def scenario_labels(process: Process) -> list[tuple[str, Scenario]]:
@@ -65,14 +97,27 @@ def scenario_plan(model: Model, label: str, scenario: Scenario) -> ScenarioPlan:
             return {}
         return value
 
-    submits: dict[str, dict[str, Any]] = {}
+    submits: dict[str, Any] = {}
     for submission in scenario.submits:
         task = view.tasks.get(submission.task) if submission.task is not None else None
         if task is None or task.element_id is None:
             problems.append(f"seam:submits names {submission.task and model.qname(submission.task)}, "
                             "which is no user task of the model")
             continue
-        submits[task.element_id] = obj(submission.values, f"seam:values of {model.qname(task.iri)}")
+        if isinstance(submission.values, list):
+            submits[task.element_id] = [obj(v, f"seam:values of {model.qname(task.iri)}")
+                                        for v in submission.values]
+        else:
+            submits[task.element_id] = obj(submission.values, f"seam:values of {model.qname(task.iri)}")
+    events: tuple[Any, ...] = ()
+    if scenario.events is not None:
+        if isinstance(scenario.events, list) and all(
+                isinstance(e, str) or (isinstance(e, dict) and isinstance(e.get("element"), str)
+                                       and isinstance(e.get("variables", {}), dict)) for e in scenario.events):
+            events = tuple(scenario.events)
+        else:
+            problems.append('seam:events is not a JSON array of element ids or {"element": id, '
+                            '"variables": {...}} objects')
     flows = None
     if scenario.expect_flows is not None:
         value = scenario.expect_flows
@@ -80,7 +125,8 @@ def scenario_plan(model: Model, label: str, scenario: Scenario) -> ScenarioPlan:
             flows = tuple(value)
         else:
             problems.append("seam:expectFlows is not a JSON array of sequence-flow ids")
-    return ScenarioPlan(label=label, given=obj(scenario.given, "seam:given"), submits=submits,
+    return ScenarioPlan(label=label, given=obj(scenario.given, "seam:given"), submits=submits, events=events,
+                        start_at=scenario.start_at,
                         replies=obj(scenario.replies, "seam:replies"), expect_end=scenario.expect_end,
                         expect_flows=flows, expect=obj(scenario.expect, "seam:expect"),
                         problem=problems[0] if problems else None)
@@ -158,7 +204,14 @@ def _flow(process: Process, flow_id: str) -> str:
 def user_task_values(plan: ScenarioPlan) -> Any:
     """``user_task_data`` for the engine: each user task's submitted values (none: an empty object)."""
 
+    visits: dict[str, int] = {}
+
     def values(info: Any) -> Mapping[str, Any]:
-        return plan.submits.get(info.element_id, {})
+        entry = plan.submits.get(info.element_id, {})
+        if isinstance(entry, list):  # the n-th visit submits the n-th object
+            visit = visits.get(info.element_id, 0)
+            visits[info.element_id] = visit + 1
+            return entry[visit] if visit < len(entry) else {}
+        return entry
 
     return values

@@ -54,6 +54,8 @@ parameters = SEAM.parameters
 result = SEAM.result
 field = SEAM.field
 datatype = SEAM.datatype
+list_ = SEAM.list  # a variable that holds a list of values of its seam:datatype (docs/model.md, "Types")
+startForm = SEAM.startForm  # Process -> the sh:NodeShape of its start form (an embedded HTML start form)
 decidedBy = SEAM.decidedBy
 # a service task's job settings for the generated engine workers (docs/generators.md, "Job settings")
 jobTimeout = SEAM.jobTimeout
@@ -69,6 +71,8 @@ task = SEAM.task
 values = SEAM["values"]  # noqa: A001 - attribute access would give Namespace.values
 expectEnd = SEAM.expectEnd
 expectFlows = SEAM.expectFlows
+startAt = SEAM.startAt  # a scenario starts before this element (BPMN id), as startBeforeActivity
+events = SEAM.events  # the timers that fire and the messages that arrive, in order (docs/scenarios.md)
 
 # dec: properties
 dec_payloadElement = DEC.payloadElement

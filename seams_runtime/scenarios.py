@@ -86,11 +86,13 @@ def run_scenario(project: Project, model: Model, spec: ScenarioSpec, *,
         process: Process = find_process(model, spec.process)
         result = run_instance(project, model, process, given=spec.plan.given,
                               user_task_data=user_task_values(spec.plan), replies=spec.plan.replies,
-                              executor_for=executor_for)
+                              executor_for=executor_for, events=spec.plan.events, start_at=spec.plan.start_at)
     except SeamsError as exc:
         return None, [Finding(SCENARIO.name, spec.process, "seam:scenario", label + str(exc).splitlines()[0])]
+    from seams.scenarios import run_scope
+
     return result, [Finding(SCENARIO.name, spec.process, predicate, label + message)
-                    for predicate, message in scenario_problems(process, spec.plan, result)]
+                    for predicate, message in scenario_problems(run_scope(model, process), spec.plan, result)]
 
 
 def scenario_run_findings(project: Project, model: Model) -> list[Finding]:

@@ -101,13 +101,13 @@ def task_specs(project: Project, model: Model, select: Any = None) -> list[tuple
 
 def _variable_type(model: Model, iri: Any) -> tuple[str | None, tuple[dict, ...]]:
     """A variable's datatype (xsd local name) and the constraints of every form field on it."""
-    from seams.checks.types import field_rule, local_datatype
+    from seams.checks.types import field_rule, variable_datatype
 
     view = model.view
     variable = view.variables.get(iri)
     rules = tuple(field_rule(model, form.iri, f) for form in view.forms.values()
                   for f in form.fields if f.path == iri)
-    return (local_datatype(variable.datatype) if variable is not None else None), rules
+    return variable_datatype(variable), rules
 
 
 def _binding_signatures(model: Model, task: Task) -> tuple[dict, dict]:

@@ -77,12 +77,21 @@ def test_a_form_refuses_what_a_user_task_submits(leave: Path) -> None:
     assert "'days'" in (result.error or "") and "60" in (result.error or "")
 
 
-def test_a_boundary_timer_is_refused_naming_it(leave: Path) -> None:
+def test_an_element_the_engine_lacks_is_refused_naming_it(leave: Path) -> None:
     edit(leave / "model" / "leave.bpmn", '    <bpmn:endEvent id="EndEvent_Rejected"',
-         '    <bpmn:boundaryEvent id="Timer_Remind" attachedToRef="Task_ManagerReview">'
-         '<bpmn:timerEventDefinition /></bpmn:boundaryEvent>\n    <bpmn:endEvent id="EndEvent_Rejected"')
-    with pytest.raises(EngineRefused, match="boundaryEvent Timer_Remind: the embedded engine does not run"):
+         '    <bpmn:complexGateway id="Gateway_Complex" />\n    <bpmn:endEvent id="EndEvent_Rejected"')
+    with pytest.raises(EngineRefused, match="leave.bpmn: complexGateway Gateway_Complex: the embedded engine "
+                                            "does not run a complexGateway$"):
         run(leave, 3)
+
+
+def test_a_boundary_timer_without_a_time_is_fired_by_the_run_s_events(leave: Path) -> None:
+    """A timer's time is never read: the run's events say which timer fires."""
+    edit(leave / "model" / "leave.bpmn", '    <bpmn:endEvent id="EndEvent_Rejected"',
+         '    <bpmn:boundaryEvent id="Timer_Remind" attachedToRef="Task_ManagerReview" cancelActivity="false">'
+         '<bpmn:timerEventDefinition /></bpmn:boundaryEvent>\n    <bpmn:endEvent id="EndEvent_Rejected"')
+    result, _ = run(leave, 10)
+    assert "Task_ManagerReview" in result.elements and "Timer_Remind" not in result.elements
 
 
 def test_a_terminal_can_judge_each_answer_with_the_engine_s_own_form_check(leave: Path) -> None:

@@ -197,6 +197,8 @@ def _kind_problems(model: Model | None, condition: Condition, types: dict[str, V
                     yield (f"{_show(model, left, types)} {op} [...] lists {show(item)}, a {kind_of(item)}, "
                            f"which a {kind} never equals; expected items of one kind with the variable")
             continue
+        if op in ("==", "!=") and any(o.kind == "literal" and o.value is None for o in (left, right)):
+            continue  # a null test (FEEL `x = null`, JUEL `x == null`): true exactly for null
         kinds = [_kind(operand, types) for operand in (left, right)]
         if any(k is None for k in kinds) or kinds[0] == kinds[1]:
             continue
@@ -206,7 +208,10 @@ def _kind_problems(model: Model | None, condition: Condition, types: dict[str, V
 
 
 def _kind(operand: Operand, types: dict[str, VariableType]) -> str | None:
-    """The operand's kind (None: a variable of unknown type)."""
+    """The operand's kind (None: a variable of unknown type, or an expression such as a path
+    ``a.b.c`` into a JSON object, whose kind is known only when it is evaluated)."""
+    if operand.kind == "expression":
+        return None
     if operand.kind == "variable":
         vtype = types.get(str(operand.value))
         return vtype.kind if vtype is not None else None
@@ -243,6 +248,8 @@ def _domain_verdict(condition: Condition, types: dict[str, VariableType],
             vtype.samples(literals[name]) if vtype is not None else None)
         if not values:
             return None
+        if None in literals[name] and None not in values:
+            values.append(None)  # a null test: the variable may be unset (null) when the engine asks
         total *= len(values)
         if total > MAX_SAMPLES:
             return None

@@ -79,8 +79,10 @@ def decision_tables(model: Model) -> dict[tuple, etree._Element]:
 
 
 def _task_findings(model: Model, task: Task, decision: Decision) -> Iterable[Finding]:
+    from seams.checks.drd import graph_inputs
+
     outputs = {o.process_variable for o in decision.outputs if isinstance(o.process_variable, URIRef)}
-    inputs = {i.from_path for i in decision.inputs if isinstance(i.from_path, URIRef)}
+    inputs = {variable for _, variable in graph_inputs(model.view, decision)}
     writes = set(task.writes)
     if writes == outputs and inputs <= set(task.reads):
         return
@@ -97,6 +99,11 @@ def _task_findings(model: Model, task: Task, decision: Decision) -> Iterable[Fin
         yield Finding(KIND, subject, "seam:reads",
                       f"does not read {model.qname(missing)}, an input of {name} (dec:fromPath); "
                       "expected seam:reads to cover the decision's inputs")
+
+
+def _item(vtype: VariableType | None) -> VariableType | None:
+    """A list variable (a COLLECT result) holds the output entries as its items."""
+    return vtype.item_type() if vtype is not None else None
 
 
 def _names(model: Model, iris: Iterable[URIRef]) -> str:
@@ -119,7 +126,7 @@ def _table_findings(model: Model, types: dict[URIRef, VariableType], decision: D
                     table: etree._Element) -> Iterable[Finding]:
     by_input = {i.variable: types.get(i.from_path) for i in decision.inputs
                 if i.variable is not None and isinstance(i.from_path, URIRef)}
-    by_output = {o.variable: types.get(o.process_variable) for o in decision.outputs
+    by_output = {o.variable: _item(types.get(o.process_variable)) for o in decision.outputs
                  if o.variable is not None and isinstance(o.process_variable, URIRef)}
     columns: list[tuple[str, VariableType | None]] = []
     for number, column in enumerate(table.findall(f"{_DMN}input"), 1):

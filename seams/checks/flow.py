@@ -20,6 +20,7 @@ joins its branches: after it, what any branch set is set.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ from lxml import etree
 from rdflib import URIRef
 
 from seams import vocab as V
+from seams.checks.drd import evaluation_order, supplied_inputs
 from seams.errors import ExpressionError
 from seams.findings import Finding
 from seams.lang.condition import Condition, dialect_of, parse_condition
@@ -186,6 +188,46 @@ class FlowGraph:
         return before
 
 
+_C, _Z = f"{{{V.CAMUNDA_NS}}}", f"{{{V.ZEEBE_NS}}}"
+
+
+def bpmn_writes(node: etree._Element) -> tuple[set[str], bool]:
+    """Variable names a flow node sets as the engine runs it, beyond the model's ``seam:writes``:
+    output mappings (``camunda:outputParameter``, ``zeebe:output``, also on events and call
+    activities), a call activity's ``camunda:out`` targets, a Camunda 8 connector's
+    ``resultVariable`` and ``resultExpression`` keys, a multi-instance ``outputCollection``.
+    The flag says the node also passes every variable of a called process back (``camunda:out
+    variables="all"``, or a Camunda 8 call activity without output mappings)."""
+    names: set[str] = set()
+    ext = node.find(f"{{{V.BPMN_NS}}}extensionElements")
+    everything = False
+    if ext is not None:
+        names.update(p.get("name") or "" for p in ext.iterfind(f"{_C}inputOutput/{_C}outputParameter"))
+        outputs = [o.get("target") or "" for o in ext.iterfind(f"{_Z}ioMapping/{_Z}output")]
+        names.update(outputs)
+        for out in ext.iterfind(f"{_C}out"):
+            if out.get("variables") == "all":
+                everything = True
+            names.add(out.get("target") or "")
+        called = ext.find(f"{_Z}calledElement")
+        if called is not None and called.get("propagateAllChildVariables", "true") != "false" and not outputs:
+            everything = True
+        for header in ext.iterfind(f"{_Z}taskHeaders/{_Z}header"):
+            if header.get("key") == "resultVariable":
+                names.add(header.get("value") or "")
+            elif header.get("key") == "resultExpression":
+                names.update(re.findall(r"[{,]\s*([A-Za-z_][A-Za-z0-9_]*)\s*:", header.get("value") or ""))
+        for loop in ext.iterfind(f"{_Z}loopCharacteristics"):
+            names.add(loop.get("outputCollection") or "")
+    loop = node.find(f"{{{V.BPMN_NS}}}multiInstanceLoopCharacteristics/{{{V.BPMN_NS}}}extensionElements/"
+                     f"{_Z}loopCharacteristics")
+    if loop is not None:
+        names.add(loop.get("outputCollection") or "")
+    if etree.QName(node).localname == "callActivity" and ext is None:
+        everything = True  # Camunda 8 default: every child variable comes back
+    return {n.strip() for n in names if n and n.strip()}, everything
+
+
 def start_form_fields(element: etree._Element) -> dict[str, set[str]]:
     """The Camunda 7 form fields (``camunda:formData``) of each start event of a process, by
     event id: starting the process with that form sets them, though no model element does."""
@@ -196,6 +238,50 @@ def start_form_fields(element: etree._Element) -> dict[str, set[str]]:
         if start.get("id") and fields:
             found[start.get("id", "")] = {f.get("id", "") for f in fields if f.get("id")}
     return found
+
+
+def engine_sets(model: Model, process: Process, element: etree._Element,
+                _calling: frozenset[URIRef] = frozenset()) -> dict[str, frozenset[URIRef]]:
+    """Per BPMN node, the model's variables it sets as the engine runs it beyond the model's own
+    facts (:func:`bpmn_writes`); a call activity that passes every variable back sets what its
+    called process surely sets by its end (when the called process is in the model)."""
+    view = model.view
+    by_name: dict[str, set[URIRef]] = defaultdict(set)
+    for variable in view.variables.values():
+        if variable.name:
+            by_name[variable.name].add(variable.iri)
+    out: dict[str, frozenset[URIRef]] = {}
+    for node in element.iter():
+        if not isinstance(node.tag, str) or node.get("id") not in process.nodes:
+            continue
+        names, everything = bpmn_writes(node)
+        found = {iri for name in names for iri in by_name.get(name, ())}
+        called = process.nodes[node.get("id", "")].called_element
+        if everything and called:
+            found |= _called_sets(model, called, _calling | {process.iri})
+        if found:
+            out[node.get("id", "")] = frozenset(found)
+    return out
+
+
+def _called_sets(model: Model, called: str, calling: frozenset[URIRef]) -> frozenset[URIRef]:
+    """What the called process (by BPMN id) sets on every path to its end events."""
+    view = model.view
+    target = next((p for p in sorted(view.processes.values(), key=lambda p: str(p.iri))
+                   if p.element_id == called and p.iri not in calling), None)
+    element = _process_element(model, target) if target is not None else None
+    if target is None or element is None:
+        return frozenset()
+    index = elements_by_id(view)
+    sets = {node: frozenset().union(*(variables_set_by(view, i) for i in index.get((target.iri, node), [])))
+            for node in target.nodes}
+    for node, named in engine_sets(model, target, element, calling).items():
+        sets[node] = sets.get(node, frozenset()) | named
+    before = FlowGraph(target, element).must_be_set(sets)
+    ends = [n.id for n in target.nodes.values() if n.kind == "endEvent" and n.id in before]
+    if not ends:
+        return frozenset()
+    return frozenset.intersection(*(before[e] | sets.get(e, frozenset()) for e in ends))
 
 
 def _process_element(model: Model, process: Process) -> etree._Element | None:
@@ -227,10 +313,20 @@ def upstream_findings(model: Model) -> list[Finding]:
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
         sets = {node: frozenset().union(*(variables_set_by(view, i) for i in found_items))
                 for node, found_items in items.items()}
-        for start, fields in start_form_fields(element).items():
+        start_fields = start_form_fields(element)
+        shape = view.forms.get(process.start_form) if process.start_form is not None else None
+        if shape is not None:
+            for start in element.findall(f"{{{V.BPMN_NS}}}startEvent"):
+                start_fields.setdefault(start.get("id", ""), set()).update(
+                    view.variable_name(f.path) or "" for f in shape.fields if f.path is not None)
+        for start, fields in start_fields.items():
             named = {v.iri for v in view.variables.values() if v.name in fields}
             sets[start] = sets.get(start, frozenset()) | named
             for iri in named:
+                by_name[view.variable_name(iri) or ""].add(iri)
+        for node, found_here in engine_sets(model, process, element).items():
+            sets[node] = sets.get(node, frozenset()) | found_here
+            for iri in found_here:
                 by_name[view.variable_name(iri) or ""].add(iri)
         graph = FlowGraph(process, element)
         before = graph.must_be_set(sets)
@@ -238,6 +334,9 @@ def upstream_findings(model: Model) -> list[Finding]:
         found.extend(_condition_findings(model, process, by_name, before, sets, graph))
         found.extend(_read_findings(model, process, items, before, graph, sets))
         found.extend(mixed_dialect_findings(process))
+    from seams.checks.engine_support import engine_findings
+
+    found.extend(engine_findings(model))
     return found
 
 
@@ -262,7 +361,8 @@ def _read_findings(model: Model, process: Process, items: dict[str, list[FlowEle
             if not isinstance(task, Task):
                 continue
             decision = view.decisions.get(task.decided_by) if task.decided_by is not None else None
-            inputs = {i.from_path for i in decision.inputs} if decision is not None else set()
+            inputs = {i.from_path for d in evaluation_order(view, decision) for i in d.inputs} \
+                if decision is not None else set()
             for read in task.reads:
                 if read in view.variables and read not in before[node] and read not in inputs:
                     yield Finding(
@@ -297,11 +397,15 @@ def _decision_input_findings(model: Model, process: Process, items: dict[str, li
             decision = view.decisions.get(task.decided_by) if isinstance(task, Task) and task.decided_by else None
             if decision is None:
                 continue
-            for given in decision.inputs:
-                if given.from_path in view.variables and given.from_path not in before[node]:
+            supplied = supplied_inputs(view, decision)
+            for owner in evaluation_order(view, decision):
+                for given in owner.inputs:
+                    if given.variable in supplied or given.from_path not in view.variables \
+                            or given.from_path in before[node]:
+                        continue
                     yield Finding(
                         KIND, model.qname(task.iri), "seam:decidedBy",
-                        f'input "{given.variable}" of {model.qname(decision.iri)} reads '
+                        f'input "{given.variable}" of {model.qname(owner.iri)} reads '
                         f"{model.qname(given.from_path)} (dec:fromPath), which is not set on every path "
                         f"from the start of {model.qname(process.iri)} to {node}"
                         f"{_on_path(graph, node, given.from_path, sets)}; expected a form field, "

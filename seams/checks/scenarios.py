@@ -73,17 +73,24 @@ def _scenario_findings(model: Model, process: Process, scenario: Scenario) -> It
     yield from values(scenario.expect, "seam:expect", variables, "variable")
     yield from values(scenario.replies, "seam:replies", bindings if len(bindings) == len(view.bindings) else None,
                       "binding")
+    from seams.scenarios import called_processes, run_scope
+
+    in_run = {process.iri, *(p.iri for p in called_processes(model, process))}
+    scope = run_scope(model, process)
     submitted: set[str] = set()
     for submission in scenario.submits:
         task = view.tasks.get(submission.task) if submission.task is not None else None
-        if task is None or task.kind != V.UserTask or task.process != process.iri:
+        if task is None or task.kind != V.UserTask or task.process not in in_run:
             named = model.qname(submission.task) if submission.task is not None else "nothing"
-            yield finding(f"seam:submits names {named}, which is no user task of {subject}")
+            yield finding(f"seam:submits names {named}, which is no user task of {subject} "
+                          "or of a process it calls")
             continue
         if task.element_id in submitted:
             yield finding(f"seam:submits gives {model.qname(task.iri)} twice")
         submitted.add(task.element_id or "")
-        yield from values(submission.values, f"seam:values of {model.qname(task.iri)}", variables, "variable")
+        # a JSON array: what each visit of the task submits, in order
+        for each in submission.values if isinstance(submission.values, list) else [submission.values]:
+            yield from values(each, f"seam:values of {model.qname(task.iri)}", variables, "variable")
     if scenario.expect_end is not None:
         node = process.nodes.get(scenario.expect_end)
         if process.found and (node is None or node.kind != "endEvent"):
@@ -96,7 +103,7 @@ def _scenario_findings(model: Model, process: Process, scenario: Scenario) -> It
             yield finding("seam:expectFlows is not a JSON array of sequence-flow ids")
         elif process.found:
             for flow in flows:
-                if flow not in process.flows:
+                if flow not in scope.flows:
                     yield finding(f'seam:expectFlows names "{flow}", which is no sequence flow of '
                                   f"{process.element_id}")
     if scenario.expect_end is None and scenario.expect_flows is None and scenario.expect is None:

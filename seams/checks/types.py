@@ -25,7 +25,7 @@ from rdflib import URIRef
 
 from seams import vocab as V
 from seams.lang.field_values import DATATYPES as TABLE
-from seams.lang.field_values import constraint_problems, datatype_problem, handler_value
+from seams.lang.field_values import constraint_problems, datatype_problem, handler_value, show
 from seams.lang.values import BOOLEAN, DATE, NUMBER, STRING
 
 if TYPE_CHECKING:
@@ -45,11 +45,48 @@ MAX_SAMPLES = 4096
 
 
 def local_datatype(datatype: Any) -> str | None:
-    """``xsd:decimal`` -> ``"decimal"``; another IRI as written; None for none."""
+    """``xsd:decimal`` -> ``"decimal"``, ``rdf:JSON`` -> ``"JSON"``; another IRI as written; None for none."""
     if datatype is None:
         return None
     text, xsd = str(datatype), str(V.XSD)
+    if text == str(V.RDF.JSON):
+        return "JSON"
     return text[len(xsd):] if text.startswith(xsd) else text
+
+
+def value_problems(value: Any, datatype: str | None, rules: tuple[dict, ...] = (),
+                   shape_name: Callable[[Any], str] = str) -> list[tuple[str, str]]:
+    """(predicate, message) for each way ``value`` is not of ``datatype`` and its fields' ``rules``:
+    seams.lang.field_values' judgement, with two datatypes it leaves to this module:
+    ``list:<datatype>`` (a variable with ``seam:list true``: a list, each item judged alone) and
+    ``JSON`` (``rdf:JSON``: a JSON object)."""
+    if datatype is not None and datatype.startswith("list:"):
+        if not isinstance(value, (list, tuple)):
+            return [("seam:datatype", f"{show(value)} is not a list")]
+        item = datatype[5:]
+        for each in value:
+            wrong_item = value_problems(each, None if item == "any" else item, rules, shape_name)
+            if wrong_item:
+                return [(predicate, f"item {message}") for predicate, message in wrong_item]
+        return []
+    if datatype == "JSON":
+        return [] if isinstance(value, dict) else [("seam:datatype", f"{show(value)} is not a JSON object")]
+    wrong = datatype_problem(value, datatype)
+    if wrong:
+        return [("seam:datatype", wrong)]
+    found: list[tuple[str, str]] = []
+    for rule in rules:
+        found += constraint_problems(value, {**rule, "shape": shape_name(rule["shape"])})
+    return list(dict.fromkeys(found))
+
+
+def variable_datatype(variable: Any) -> str | None:
+    """A variable's datatype as values are judged by it: ``list:string`` for one that holds a list
+    (``seam:list true``), else its local datatype (seams.lang.field_values.datatype_problem)."""
+    if variable is None:
+        return None
+    datatype = local_datatype(variable.datatype)
+    return f"list:{datatype or 'any'}" if getattr(variable, "many", False) else datatype
 
 
 def type_ref_name(type_ref: str) -> str:
@@ -88,6 +125,14 @@ class VariableType:
     shape_name: Callable[[Any], str] = field(default=str, compare=False, repr=False)
     """Names a rule's ``shape`` (kept as its IRI) for a message; qnames cost, so only on demand."""
 
+    def item_type(self) -> VariableType:
+        """The type of one item of a list variable (itself for any other)."""
+        if not (self.datatype or "").startswith("list:"):
+            return self
+        item = (self.datatype or "")[5:]
+        return VariableType(iri=self.iri, name=self.name, datatype=None if item == "any" else item,
+                            rules=self.rules, shape_name=self.shape_name)
+
     @property
     def kind(self) -> str | None:
         """The value kind of the datatype, or None for a datatype the table does not know."""
@@ -99,13 +144,7 @@ class VariableType:
 
         A value not of the datatype gets that one problem: its fields' bounds
         and patterns would only repeat it in other words."""
-        wrong = datatype_problem(value, self.datatype)
-        if wrong:
-            return [("seam:datatype", wrong)]
-        found: list[tuple[str, str]] = []
-        for rule in self.rules:
-            found += constraint_problems(value, {**rule, "shape": self.shape_name(rule["shape"])})
-        return list(dict.fromkeys(found))
+        return value_problems(value, self.datatype, self.rules, self.shape_name)
 
     def allows(self, value: Any) -> bool:
         """``problems(value)`` is empty; memoized by the domain, as most values repeat."""
@@ -246,8 +285,9 @@ def variable_types(model: Model) -> dict[URIRef, VariableType]:
                 rules.setdefault(each.path, []).append(field_rule(model, form.iri, each, form.iri))
     out = {}
     for iri, variable in view.variables.items():
-        datatype = local_datatype(variable.datatype)
-        kept = tuple(rule for rule in rules.get(iri, ()) if not rule_contradicts(rule, datatype))
+        datatype = variable_datatype(variable)
+        kept = tuple(rule for rule in rules.get(iri, ())
+                     if not rule_contradicts(rule, local_datatype(variable.datatype)))
         out[iri] = VariableType(iri=iri, name=variable.name, datatype=datatype, rules=kept,
                                 shape_name=model.qname)
     _TYPES[model] = out

@@ -128,8 +128,12 @@ def _fields(model: Model, iris, subject: str, predicate: str, imports: set[tuple
             raise GeneratorError(f"{subject} {predicate}: {model.qname(iri)} is not a seam:Variable")
         name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
         annotation, needs = _ANNOTATIONS.get(variable.datatype, _UNKNOWN)
+        if variable.datatype == V.RDF.JSON:  # a JSON object
+            annotation, needs = "dict[str, Any]", ("typing", "Any")
         if needs:
             imports.add(needs)
+        if variable.many:
+            annotation = f"list[{annotation}]"
         if optional and optional_input(view, iri):
             imports.add(("typing", "NotRequired"))
             annotation = f"NotRequired[{annotation}]"

@@ -92,7 +92,8 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
             if variable is None:
                 raise GeneratorError(f"{subject} seam:writes: {model.qname(iri)} is not a seam:Variable")
             name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
-            writes.append((name, _local_datatype(variable.datatype)))
+            local = _local_datatype(variable.datatype)  # a list variable: list:<datatype>, as the runtime reads it
+            writes.append((name, f"list:{local or 'any'}" if variable.many else local))
         reads = []
         for iri in task.reads:
             variable = view.variables.get(iri)
@@ -170,6 +171,8 @@ def _local_datatype(datatype: object) -> str:
     if datatype is None:
         return ""
     text, xsd = str(datatype), str(V.XSD)
+    if text == str(V.RDF.JSON):
+        return "JSON"
     return text[len(xsd):] if text.startswith(xsd) else text
 
 

@@ -14,7 +14,8 @@ cannot tie anything to.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -22,6 +23,7 @@ from lxml import etree
 from seams import vocab as V
 from seams.errors import ExpressionError, ProjectError
 from seams.importer.forms import FieldSpec, camunda7_fields, camunda_form_fields, read_form_json
+from seams.importer.html_forms import form_key_path, read_html_form
 from seams.importer.names import IDENTIFIER
 from seams.lang.condition import parse_condition
 from seams.model.payloads import parse_xml
@@ -54,6 +56,7 @@ class Element:
     form: tuple[FieldSpec, ...] | None = None
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    map_result: str | None = None  # camunda:mapDecisionResult of a business-rule task
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class ProcessSpec:
     elements: tuple[Element, ...]
     condition_names: tuple[str, ...]  # variable names in the process's conditions, first-seen order
     start_form: tuple[FieldSpec, ...] = ()
+    list_variables: tuple[str, ...] = ()  # multi-instance output collections: lists
 
 
 @dataclass
@@ -70,6 +74,23 @@ class BpmnSpec:
     processes: list[ProcessSpec]
     notes: list[str] = field(default_factory=list)  # what was read past, for the user
     linked_forms: list[str] = field(default_factory=list)  # ids of Camunda Forms its tasks link
+    linked_html: dict[str, bytes] = field(default_factory=dict)  # formKey path -> the HTML form read
+    not_carried: Counter = field(default_factory=Counter)  # construct -> how often it was read past
+    called: list[str] = field(default_factory=list)  # process ids its call activities name
+
+
+HtmlLookup = Callable[[str], "bytes | None"]
+"""The bytes of an embedded HTML form by its formKey path (``forms/a.html``), or None."""
+
+_NOT_CARRIED = {
+    f"{{{V.CAMUNDA_NS}}}taskListener": "task listener (camunda:taskListener): seams runs no listener",
+    f"{{{V.CAMUNDA_NS}}}executionListener": "execution listener (camunda:executionListener): seams runs no "
+                                            "listener",
+    f"{{{V.ZEEBE_NS}}}executionListener": "execution listener (zeebe:executionListener): seams runs no listener",
+    f"{{{V.ZEEBE_NS}}}taskListener": "task listener (zeebe:taskListener): seams runs no listener",
+    f"{{{V.CAMUNDA_NS}}}script": "script in an extension (camunda:script): seams runs no script",
+    f"{{{V.CAMUNDA_NS}}}connector": "Camunda 7 connector (camunda:connector): its service task needs a handler",
+}
 
 
 def label_text(text: str | None) -> str | None:
@@ -78,8 +99,10 @@ def label_text(text: str | None) -> str | None:
     return folded or None
 
 
-def read_bpmn(data: bytes, *, source: str, forms: Mapping[str, dict] | None = None) -> BpmnSpec:
-    """Read a BPMN file; ``forms`` are Camunda Forms documents by form id (files beside it)."""
+def read_bpmn(data: bytes, *, source: str, forms: Mapping[str, dict] | None = None,
+              html_forms: HtmlLookup | None = None) -> BpmnSpec:
+    """Read a BPMN file; ``forms`` are Camunda Forms documents by form id (files beside it),
+    ``html_forms`` finds an embedded HTML form by its formKey path."""
     tree = parse_xml(data, source=source)
     root = tree.getroot()
     if etree.QName(root).namespace != V.BPMN_NS or etree.QName(root).localname != "definitions":
@@ -99,6 +122,9 @@ def read_bpmn(data: bytes, *, source: str, forms: Mapping[str, dict] | None = No
     if not processes:
         raise ProjectError(f"{source}: no bpmn:process in the file; expected at least one process to import")
     spec = BpmnSpec(processes=[])
+    lookup = _HtmlForms(html_forms, source, spec)
+    for element in root.iter(*_NOT_CARRIED):
+        spec.not_carried[_NOT_CARRIED[element.tag]] += 1
     for process in processes:
         pid = process.get("id")
         if not pid:
@@ -106,7 +132,8 @@ def read_bpmn(data: bytes, *, source: str, forms: Mapping[str, dict] | None = No
         if process.get("isExecutable") == "false":
             spec.notes.append(f'skipped process "{pid}" in {source}: not executable (isExecutable="false")')
             continue
-        spec.processes.append(_process(process, pools, source, forms or {}, spec.notes))
+        spec.processes.append(_process(process, pools, source, forms or {}, spec.notes, lookup))
+        spec.called.extend(c for c in (_called_element(a) for a in process.iter(f"{_B}callActivity")) if c)
     if not spec.processes:
         raise ProjectError(f'{source}: no executable bpmn:process; set isExecutable="true" on the '
                            "process to import")
@@ -121,8 +148,44 @@ def _tag(element: etree._Element) -> str:
     return f"{{{qname.namespace}}}{qname.localname}" if qname.namespace else qname.localname
 
 
+class _HtmlForms:
+    """Embedded HTML forms read once per formKey path; what they hold that is not carried is counted."""
+
+    def __init__(self, lookup: HtmlLookup | None, source: str, spec: BpmnSpec):
+        self.lookup, self.source, self.spec = lookup, source, spec
+        self.read: dict[str, tuple[FieldSpec, ...] | None] = {}
+
+    def fields(self, node: etree._Element) -> tuple[FieldSpec, ...] | None:
+        path = form_key_path(node.get(f"{_C}formKey"))
+        if path is None:
+            return None
+        if path not in self.read:
+            data = self.lookup(path) if self.lookup is not None else None
+            if data is None:
+                self.spec.notes.append(f'{node.get("id")} in {self.source} has the embedded form "{path}", '
+                                       "which is neither beside the BPMN nor given with --from; its fields are "
+                                       "left to you")
+                self.read[path] = None
+            else:
+                form = read_html_form(data, source=path)
+                self.spec.linked_html[path] = data
+                for note in form.notes:
+                    self.spec.not_carried[f"{note} in an embedded form"] += 1
+                self.read[path] = form.fields
+        return self.read[path]
+
+
+def _called_element(activity: etree._Element) -> str | None:
+    """The process id a call activity calls: ``calledElement`` or ``zeebe:calledElement processId``
+    (not an expression)."""
+    called = activity.find(f"{_B}extensionElements/{_Z}calledElement")
+    text = (called.get("processId") if called is not None else activity.get("calledElement")) or ""
+    text = text.strip()
+    return text if text and not text.startswith(("=", "${", "#{")) else None
+
+
 def _process(process: etree._Element, pools: Mapping[str | None, str | None], source: str,
-             forms: Mapping[str, dict], notes: list[str]) -> ProcessSpec:
+             forms: Mapping[str, dict], notes: list[str], html: _HtmlForms) -> ProcessSpec:
     pid = process.get("id", "")
     label = label_text(process.get("name")) or pools.get(pid) or pid
     embedded = {f.get("id"): f.text or "" for f in process.iter(f"{_Z}userTaskForm") if f.get("id")}
@@ -143,11 +206,14 @@ def _process(process: etree._Element, pools: Mapping[str | None, str | None], so
                 for name in found or ():
                     names.setdefault(name)
         elif kind == "startEvent" and node.getparent() is process:
-            start_form.extend(camunda7_fields(node) or ())
+            start_form.extend(camunda7_fields(node) or html.fields(node) or ())
         elif kind in MODELLED and node.get("id"):
-            elements.append(_element(node, kind, source, forms, embedded, notes))
+            elements.append(_element(node, kind, source, forms, embedded, notes, html))
+    lists = tuple(dict.fromkeys(
+        (loop.get("outputCollection") or "").strip() for loop in process.iter(f"{_Z}loopCharacteristics")
+        if IDENTIFIER.fullmatch((loop.get("outputCollection") or "").strip())))
     return ProcessSpec(id=pid, label=label, elements=tuple(elements), condition_names=tuple(names),
-                       start_form=tuple(start_form))
+                       start_form=tuple(start_form), list_variables=lists)
 
 
 def condition_names(text: str, *, where: str) -> frozenset[str] | None:
@@ -180,7 +246,7 @@ def condition_names(text: str, *, where: str) -> frozenset[str] | None:
 
 
 def _element(node: etree._Element, kind: str, source: str, forms: Mapping[str, dict],
-             embedded: Mapping[str, str], notes: list[str]) -> Element:
+             embedded: Mapping[str, str], notes: list[str], html: _HtmlForms) -> Element:
     ext = node.find(f"{_B}extensionElements")
     element_id = node.get("id", "")
     name = label_text(node.get("name"))
@@ -197,9 +263,12 @@ def _element(node: etree._Element, kind: str, source: str, forms: Mapping[str, d
                          "bind seam:decidedBy yourself")
             ref = None
         return Element(element_id, kind, name, decision_ref=ref.strip() if ref else None,
-                       result_variable=result.strip() if result else None, reads=reads, writes=writes)
+                       result_variable=result.strip() if result else None, reads=reads, writes=writes,
+                       map_result=(node.get(f"{_C}mapDecisionResult") or "").strip() or None)
     if kind == "userTask":
         form = camunda7_fields(node)
+        if form is None:
+            form = html.fields(node)
         if form is None:
             form = _camunda_form(node, ext, element_id, source, forms, embedded, notes)
         return Element(element_id, kind, name, form=form, reads=reads, writes=writes)

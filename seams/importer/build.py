@@ -50,7 +50,13 @@ class Existing:
 class _Variable:
     name: str
     label: str | None = None
-    datatype: str | None = None
+    datatype: str | None = None  # an xsd local name, or "JSON" (rdf:JSON: a JSON object)
+    many: bool = False  # holds a list of values of its datatype (seam:list true)
+
+
+def datatype_iri(name: str) -> URIRef:
+    """``string`` -> xsd:string; ``JSON`` -> rdf:JSON (a variable holding a JSON object)."""
+    return RDF.JSON if name == "JSON" else XSD[name]
 
 
 class _Builder:
@@ -76,8 +82,9 @@ class _Builder:
         return iri, False
 
     def variable(self, name: str, *, label: str | None = None, datatype: str | None = None,
-                 where: str = "") -> URIRef:
+                 where: str = "", many: bool = False) -> URIRef:
         var = self.variables.setdefault(name, _Variable(name))
+        var.many = var.many or many
         var.label = var.label or label
         if datatype and var.datatype and datatype != var.datatype:
             self.plan.notes.append(f'variable "{name}": {where} says {datatype}, kept {var.datatype} '
@@ -125,6 +132,8 @@ def build_import(base: str, sources: list[Source], existing: Existing | None = N
             continue
         spec: BpmnSpec = source.spec  # type: ignore[assignment]
         b.plan.notes.extend(spec.notes)
+        for what, count in sorted(spec.not_carried.items()):
+            b.plan.notes.append(f"not carried over from {source.name} ({count}): {what}")
         for process in spec.processes:
             later.extend(_process(b, source, payload_iris[source.name], process, decisions, bound))
 
@@ -161,8 +170,14 @@ def _process(b: _Builder, source: Source, payload: URIRef, process: ProcessSpec,
         _count(b, "processes")
     for field_spec in process.start_form:
         if IDENTIFIER.fullmatch(field_spec.key):
-                b.variable(field_spec.key, label=field_spec.label, datatype=field_spec.datatype,
+            b.variable(field_spec.key, label=field_spec.label, datatype=field_spec.datatype,
                        where=f"the start form of {process.id}")
+    if process.start_form and not known:
+        form_iri, form_known = b.iri_for(key_of("start form", source.name, process.id), f"{process.id}_StartForm")
+        subject.add(V.startForm, form_iri)
+        if not form_known:
+            _form(b, form_iri, Element(f"{process.id} start", "startEvent", f"{process.label} start",
+                                       form=process.start_form), process.id)
     for element in process.elements:
         element_iri, element_known = b.iri_for(key_of("element", source.name, process.id, element.id), element.id)
         if element.kind == "businessRuleTask" and element.decision_ref in decisions \
@@ -190,6 +205,9 @@ def _process(b: _Builder, source: Source, payload: URIRef, process: ProcessSpec,
         _reads_writes(b, subject, element.reads, element.writes, element.id)
     for name in process.condition_names:
         b.variable(name, where=f"a condition of {process.id}")
+    for name in process.list_variables:
+        if name in b.variables:  # only a variable the model has for another reason
+            b.variable(name, many=True, where=f"a multi-instance output collection of {process.id}")
 
 
 _KIND_PREFIX = re.compile(r"^(?:Task|ServiceTask|Service|Activity)_(?=[A-Za-z])")
@@ -218,7 +236,7 @@ def _form(b: _Builder, iri: URIRef, element: Element, process_id: str) -> None:
             b.plan.notes.append(f'{element.id}: skipped form field "{field_spec.key}" (not a plain variable name)')
             continue
         var = b.variable(field_spec.key, label=field_spec.label, datatype=field_spec.datatype,
-                         where=f"the form of {element.id}")
+                         where=f"the form of {element.id}", many=field_spec.many)
         shape.add(SH.property, Nested(tuple(_field_facts(var, field_spec, order))))
 
 
@@ -226,7 +244,7 @@ def _field_facts(var: URIRef, spec: FieldSpec, order: int):
     yield SH.path, var
     yield SH.name, Literal(spec.label or spec.key)
     if spec.datatype:
-        yield SH.datatype, XSD[spec.datatype]
+        yield SH.datatype, datatype_iri(spec.datatype)
     if spec.required:
         yield SH.minCount, Literal(1)
     if spec.values:
@@ -301,12 +319,44 @@ def _bind_decision(b: _Builder, subject: Subject, element: Element,
     else:
         subject.add(V.decidedBy, decision_iris[ref])
         _, decision = decisions[ref]
-        reads = [c.text for c in decision.inputs if IDENTIFIER.fullmatch(c.text)]
+        reads = drd_inputs(ref, {d: spec for d, (_, spec) in decisions.items()})
         target = element.result_variable or decision.outputs[0].text
+        if IDENTIFIER.fullmatch(target):
+            many = _result_is_list(element.map_result, decision)
+            b.variable(target, many=many, where=element.id,
+                       datatype="JSON" if many and element.map_result == "resultList" else None)
         _reads_writes(b, subject, [*element.reads, *reads],
                       [*element.writes, *([target] if IDENTIFIER.fullmatch(target) else [])], element.id)
         return
     _reads_writes(b, subject, element.reads, element.writes, element.id)
+
+
+def drd_inputs(decision_id: str, decisions: dict[str, DecisionSpec]) -> list[str]:
+    """The variables a decision reads through its decision requirements graph: its own inputs and
+    those of every decision it requires (evaluated first), less what a required decision outputs."""
+    order: list[str] = []
+    todo, seen = [decision_id], set()
+    while todo:
+        current = todo.pop(0)
+        if current in seen or current not in decisions:
+            continue
+        seen.add(current)
+        order.append(current)
+        todo.extend(decisions[current].requires)
+    supplied = {o.text for d in order[1:] for o in decisions[d].outputs}
+    names = [c.text for d in order for c in decisions[d].inputs if IDENTIFIER.fullmatch(c.text)]
+    return [n for n in dict.fromkeys(names) if n not in supplied]
+
+
+def _result_is_list(map_result: str | None, decision: DecisionSpec) -> bool:
+    """Camunda 7 ``collectEntries``/``resultList`` give a list; so does a COLLECT table without an
+    aggregation when no mapping says otherwise (Camunda 8's result, and seams' engine)."""
+    if map_result in ("collectEntries", "resultList"):
+        return True
+    if map_result in ("singleEntry", "singleResult"):
+        return False
+    return decision.hit_policy in ("COLLECT", "RULE ORDER", "RULE_ORDER", "OUTPUT ORDER", "OUTPUT_ORDER") \
+        and not decision.aggregation
 
 
 def _variables(b: _Builder) -> None:
@@ -320,5 +370,7 @@ def _variables(b: _Builder) -> None:
         subject.add(RDFS.label, Literal(var.label or name))
         subject.add(V.name, Literal(name))
         if var.datatype:
-            subject.add(V.datatype, XSD[var.datatype])
+            subject.add(V.datatype, datatype_iri(var.datatype))
+        if var.many:
+            subject.add(V.list_, Literal(True))
         _count(b, "variables")

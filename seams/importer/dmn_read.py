@@ -42,6 +42,9 @@ class DecisionSpec:
     inputs: tuple[Column, ...]
     outputs: tuple[Column, ...]
     is_table: bool
+    requires: tuple[str, ...] = ()  # ids of its required decisions (DRD informationRequirement)
+    hit_policy: str = "UNIQUE"
+    aggregation: str | None = None
 
 
 def datatype_of(type_ref: str | None) -> str | None:
@@ -75,8 +78,15 @@ def read_dmn(data: bytes, *, source: str) -> list[DecisionSpec]:
             for column in table.findall(f"{ns}output"):
                 outputs.append(Column((column.get("name") or "").strip(), label_text(column.get("label")),
                                       datatype_of(column.get("typeRef"))))
+        requires = tuple(dict.fromkeys(
+            (r.get("href") or "").lstrip("#") for r in decision.iterfind(f"{ns}informationRequirement/"
+                                                                         f"{ns}requiredDecision")
+            if (r.get("href") or "").lstrip("#")))
+        policy = (table.get("hitPolicy") if table is not None else None) or "UNIQUE"
         decisions.append(DecisionSpec(id=decision_id, label=label_text(decision.get("name")) or decision_id,
-                                      inputs=tuple(inputs), outputs=tuple(outputs), is_table=table is not None))
+                                      inputs=tuple(inputs), outputs=tuple(outputs), is_table=table is not None,
+                                      requires=requires, hit_policy=policy.strip().upper(),
+                                      aggregation=(table.get("aggregation") if table is not None else None)))
     if not decisions:
         raise ProjectError(f"{source}: no decision in the DMN file; expected at least one")
     return decisions

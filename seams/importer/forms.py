@@ -8,7 +8,8 @@
   embedded ``zeebe:userTaskForm``) whose ``components`` carry ``key``,
   ``label``, ``type`` and ``validate``.
 
-A field whose type has no seams datatype (a custom C7 type, a checklist, a
+A checklist or taglist holds a list of strings (its variable gets ``seam:list
+true``). A field whose type has no seams datatype (a custom C7 type, a
 date-time) keeps its name and label but no datatype: the variable's
 ``seam:datatype`` is then the user's to fill in (docs/init.md).
 """
@@ -47,6 +48,7 @@ class FieldSpec:
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
+    many: bool = False  # a list of values of the datatype (a checklist or taglist)
 
 
 def _number(text: str | None) -> Decimal | None:
@@ -147,8 +149,7 @@ def _components(components: object, fields: list[FieldSpec], skipped: list[str],
 
 
 def _form_field(component: dict, key: str, kind: str) -> FieldSpec | None:
-    if kind in ("checklist", "taglist"):
-        return None
+    many = kind in ("checklist", "taglist")  # a list of strings (seam:list true)
     found = component.get("validate")
     validate: dict = found if isinstance(found, dict) else {}
     datatype = _FORM_TYPES.get(kind)
@@ -157,7 +158,9 @@ def _form_field(component: dict, key: str, kind: str) -> FieldSpec | None:
     elif kind == "datetime":
         datatype = "date" if component.get("subtype") == "date" else None
     values = None
-    if kind in ("select", "radio") and isinstance(component.get("values"), list):
+    if many:
+        datatype = "string"
+    if kind in ("select", "radio", "checklist", "taglist") and isinstance(component.get("values"), list):
         values = tuple(str(v["value"]) for v in component["values"]
                        if isinstance(v, dict) and isinstance(v.get("value"), str)) or None
     label = component.get("label")
@@ -169,7 +172,7 @@ def _form_field(component: dict, key: str, kind: str) -> FieldSpec | None:
         maximum=_number(_scalar(validate.get("max"))) if kind == "number" else None,
         min_length=_count(_scalar(validate.get("minLength"))),
         max_length=_count(_scalar(validate.get("maxLength"))),
-        pattern=pattern if isinstance(pattern, str) and pattern else None,
+        pattern=pattern if isinstance(pattern, str) and pattern else None, many=many,
     )
 
 

@@ -43,9 +43,11 @@ def read_file(path: Path) -> bytes:
 
 
 def kind_of(data: bytes, *, source: str) -> str:
-    """``bpmn``, ``dmn`` or ``form``, from the content."""
+    """``bpmn``, ``dmn``, ``form`` or ``html``, from the content."""
     if source.endswith(".form"):
         return "form"
+    if source.endswith((".html", ".htm")):
+        return "html"
     root = parse_xml(data, source=source).getroot()
     namespace = etree.QName(root).namespace
     if namespace == V.BPMN_NS:
@@ -86,14 +88,35 @@ def forms_beside(paths: list[Path], explicit: Mapping[str, FormFile], notes: lis
     return forms
 
 
-def read_sources(files: list[tuple[str, Path, bytes]], forms: Mapping[str, FormFile]) -> list[Source]:
-    """``(name in model/, path, bytes)`` of each BPMN/DMN file -> read sources, in order."""
+def html_lookup(bpmn: Path, given: Mapping[str, bytes]):
+    """Finds an embedded HTML form by its formKey path (``forms/a.html``): a ``--from`` HTML file of
+    that name, else the file at that path beside the BPMN, by its name beside it, or in the
+    ``webapp`` folder next to the BPMN's (a Camunda 7 Maven project's ``src/main/webapp``)."""
+
+    def find(form_path: str) -> bytes | None:
+        name = form_path.rsplit("/", 1)[-1]
+        if name in given:
+            return given[name]
+        folder = bpmn.parent
+        for candidate in (folder / form_path, folder / name, folder.parent / "webapp" / form_path):
+            if candidate.is_file():
+                return read_file(candidate)
+        return None
+
+    return find
+
+
+def read_sources(files: list[tuple[str, Path, bytes]], forms: Mapping[str, FormFile],
+                 html: Mapping[str, bytes] | None = None) -> list[Source]:
+    """``(name in model/, path, bytes)`` of each BPMN/DMN file -> read sources, in order;
+    ``html`` are the embedded HTML forms given with ``--from``, by file name."""
     documents = {form_id: form.document for form_id, form in forms.items()}
     sources = []
     for name, path, data in files:
         kind = kind_of(data, source=str(path))
         if kind == "bpmn":
-            sources.append(Source(name, "bpmn", read_bpmn(data, source=name, forms=documents)))
+            sources.append(Source(name, "bpmn", read_bpmn(data, source=name, forms=documents,
+                                                          html_forms=html_lookup(path, html or {}))))
         else:
             sources.append(Source(name, "dmn", read_dmn(data, source=name)))
     return sources

@@ -34,6 +34,7 @@ class Variable:
     name: str | None
     datatype: URIRef | None
     label: str | None = None
+    many: bool = False  # seam:list true: a list of values of its datatype (docs/model.md, "Types")
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ class BpmnNode:
     # the task's output mappings, (target variable, source expression as written): camunda:outputParameter
     # or zeebe:output; how a business-rule task sets each output of a table of several outputs
     output_mappings: tuple[tuple[str, str], ...] = ()
+    map_result: str | None = None  # camunda:mapDecisionResult of a business-rule task
+    called_element: str | None = None  # the process a call activity calls (not an expression)
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,8 @@ class Scenario:
     expect_end: str | None = None
     expect_flows: Any = None
     expect: Any = None
+    events: Any = None  # seam:events: a JSON array of element ids or {"element", "variables"} objects
+    start_at: str | None = None  # seam:startAt: the BPMN id the run starts before
 
 
 @dataclass(frozen=True)
@@ -192,6 +197,7 @@ class Process:
     flows: dict[str, Flow] = field(default_factory=dict)
     found: bool = False  # the payload has a bpmn:process with element_id
     scenarios: tuple[Scenario, ...] = ()  # by label
+    start_form: URIRef | None = None  # seam:startForm: the shape of its start form
 
     def outgoing(self, node_id: str) -> list[Flow]:
         return [f for f in self.flows.values() if f.source == node_id]
@@ -223,6 +229,7 @@ class Decision:
     inputs: tuple[DecisionInput, ...]
     outputs: tuple[DecisionOutput, ...]
     reads: tuple[URIRef, ...]
+    requires: tuple[str, ...] = ()  # ids of the DMN decisions it requires (its DRD), from the payload
 
 
 @dataclass
@@ -330,6 +337,8 @@ def _scenarios(graph: Graph, process: URIRef) -> tuple[Scenario, ...]:
             expect_end=_text(graph, node, V.expectEnd),
             expect_flows=_json_or_error(graph.value(node, V.expectFlows)),
             expect=_json_or_error(graph.value(node, V.expect)),
+            events=_json_or_error(graph.value(node, V.events)),
+            start_at=_text(graph, node, V.startAt),
         ))
     return tuple(sorted(scenarios, key=lambda s: (s.label or "", str(s.node))))
 
@@ -436,8 +445,35 @@ def _bpmn_processes(payload: PayloadFile) -> dict[str, tuple[dict, dict]]:
                 nodes[el.get("id")] = BpmnNode(id=el.get("id"), kind=q.localname, name=el.get("name"),
                                                decision_ref=ref, result_variable=result,
                                                default_flow=el.get("default"),
-                                               output_mappings=_output_mappings(el))
+                                               output_mappings=_output_mappings(el),
+                                               map_result=el.get(f"{{{V.CAMUNDA_NS}}}mapDecisionResult"),
+                                               called_element=_called_element(el))
         out[proc.get("id")] = (nodes, flows)
+    return out
+
+
+def _called_element(element: etree._Element) -> str | None:
+    """A call activity's ``calledElement`` or ``zeebe:calledElement processId``, unless an expression."""
+    if etree.QName(element).localname != "callActivity":
+        return None
+    called = element.find(f"{{{V.BPMN_NS}}}extensionElements/{{{V.ZEEBE_NS}}}calledElement")
+    text = ((called.get("processId") if called is not None else element.get("calledElement")) or "").strip()
+    return text if text and not text.startswith(("=", "${", "#{")) else None
+
+
+def _required_decisions(payloads: Mapping[URIRef, PayloadFile]) -> dict[tuple[URIRef, str], tuple[str, ...]]:
+    """(DMN payload, decision id) -> the ids its ``informationRequirement/requiredDecision``s name."""
+    out: dict[tuple[URIRef, str], tuple[str, ...]] = {}
+    for iri, payload in payloads.items():
+        if payload.format != "dmn":
+            continue
+        for decision in payload.tree.getroot():
+            if not isinstance(decision.tag, str) or etree.QName(decision).localname != "decision":
+                continue
+            hrefs = [(r.get("href") or "").lstrip("#") for r in decision.iter()
+                     if isinstance(r.tag, str) and etree.QName(r).localname == "requiredDecision"]
+            if decision.get("id") and any(hrefs):
+                out[(iri, decision.get("id"))] = tuple(dict.fromkeys(h for h in hrefs if h))
     return out
 
 
@@ -459,7 +495,8 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
     labels = {s: one_line(str(o)) for s, o in g.subject_objects(V.RDFS.label) if isinstance(s, URIRef)}
 
     variables = {
-        s: Variable(iri=s, name=_text(g, s, V.name), datatype=_ref(g.value(s, V.datatype)), label=labels.get(s))
+        s: Variable(iri=s, name=_text(g, s, V.name), datatype=_ref(g.value(s, V.datatype)), label=labels.get(s),
+                    many=_python(g.value(s, V.list_)) is True)
         for s in _subjects(g, V.Variable)
     }
     bindings = {
@@ -477,7 +514,7 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
         nodes, flows = in_payload.get(element, ({}, {})) if element is not None else ({}, {})
         processes[s] = Process(iri=s, label=labels.get(s), payload=payload, element_id=element,
                                nodes=nodes, flows=flows, found=element in in_payload,
-                               scenarios=_scenarios(g, s))
+                               scenarios=_scenarios(g, s), start_form=_ref(g.value(s, V.startForm)))
 
     tasks = {}
     for kind in (V.UserTask, V.ServiceTask, V.BusinessRuleTask):
@@ -502,6 +539,7 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
     }
 
     decisions = {}
+    required = _required_decisions(payloads)
     for s in _subjects(g, V.Decision):
         inputs = tuple(sorted(
             (DecisionInput(node=_node(n), variable=_text(g, n, V.dec_variable),
@@ -513,9 +551,12 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
              for n in g.objects(s, V.dec_output)), key=lambda o: (o.variable or "", str(o.node))))
         decisions[s] = Decision(iri=s, label=labels.get(s), payload=_ref(g.value(s, V.payload)),
                                 element_id=_text(g, s, V.dec_payloadElement), inputs=inputs,
-                                outputs=outputs, reads=_sorted(g.objects(s, V.reads)))
+                                outputs=outputs, reads=_sorted(g.objects(s, V.reads)),
+                                requires=required.get((_ref(g.value(s, V.payload)),  # type: ignore[arg-type]
+                                                       _text(g, s, V.dec_payloadElement) or ""), ()))
 
     form_iris = {t.form for t in tasks.values() if t.form is not None}
+    form_iris |= {p.start_form for p in processes.values() if isinstance(p.start_form, URIRef)}
     form_iris |= {s for s in g.subjects(V.RDF.type, V.SH.NodeShape) if isinstance(s, URIRef)}
     forms = {s: _form(g, s) for s in sorted(form_iris, key=str)}
 

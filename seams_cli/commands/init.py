@@ -69,11 +69,17 @@ def _plausible_base(base: str) -> bool:
 # ------------------------------------------------------------------ new project
 
 
-def _read_inputs(paths: list[Path], notes: list[str]) -> tuple[list[tuple[str, Path, bytes]], dict[str, FormFile]]:
-    """The payload files (name in model/, path, bytes) and the forms by id (given, or beside a BPMN)."""
+def _read_inputs(paths: list[Path], notes: list[str],
+                 html: dict[str, bytes] | None = None) -> tuple[list[tuple[str, Path, bytes]], dict[str, FormFile]]:
+    """The payload files (name in model/, path, bytes) and the forms by id (given, or beside a BPMN);
+    embedded HTML forms given with ``--from`` go into ``html`` by file name."""
     payloads: list[tuple[str, Path, bytes]] = []
     forms: dict[str, FormFile] = {}
     for path in paths:
+        if path.suffix in (".html", ".htm"):
+            if html is not None:
+                html[path.name] = read_file(path)
+            continue
         if path.suffix == ".form":
             form_id, form = read_form_file(path)
             if not form_id:
@@ -93,14 +99,15 @@ def _read_inputs(paths: list[Path], notes: list[str]) -> tuple[list[tuple[str, P
 
 def _create(target: Path, base: str, paths: list[Path], *, placeholder: bool) -> int:
     notes: list[str] = []
+    html: dict[str, bytes] = {}
     if paths:
-        payloads, forms = _read_inputs(paths, notes)
+        payloads, forms = _read_inputs(paths, notes, html)
         if not payloads:
             raise ProjectError("--from: no BPMN or DMN file given; expected at least one .bpmn file")
     else:
         starter = skeleton.STARTER_BPMN
         payloads, forms = [(starter, Path(starter), skeleton.starter_bpmn())], {}
-    sources = read_sources(payloads, forms)
+    sources = read_sources(payloads, forms, html)
     if not any(s.format == "bpmn" for s in sources):
         raise ProjectError(f"{payloads[0][1]}: no BPMN file among the --from files; "
                            "expected at least one .bpmn file with a process")
@@ -112,6 +119,7 @@ def _create(target: Path, base: str, paths: list[Path], *, placeholder: bool) ->
         MODEL: render_trig(plan, base, graphs).encode("utf-8"),
         **{f"model/{name}": data for name, _, data in payloads},
         **{f"model/{name}": data for name, data in _linked_forms(sources, forms, payloads).items()},
+        **_linked_html(sources),
         "handlers/__init__.py": skeleton.HANDLERS_INIT.encode("utf-8"),
     }
     gitignore = _gitignore(target)
@@ -145,6 +153,17 @@ def _linked_forms(sources: list[Source], forms: dict[str, FormFile],
             if form is not None and form.path.name not in taken:
                 taken.add(form.path.name)
                 out[form.path.name] = form.data
+    return out
+
+
+def _linked_html(sources: list[Source]) -> dict[str, bytes]:
+    """The embedded HTML forms the BPMN files link, at their formKey path under model/ (where
+    ``--update`` finds them beside the BPMN)."""
+    out: dict[str, bytes] = {}
+    for source in sources:
+        if source.format == "bpmn":
+            for path, data in source.spec.linked_html.items():  # type: ignore[union-attr]
+                out.setdefault(f"model/{path}", data)
     return out
 
 
@@ -232,7 +251,7 @@ def _report_created(target: Path, base: str, plan: Plan, payloads, files: dict[s
               + (" (byte for byte)" if imported else ": start -> end, with DI; draw your process here"))
     names = {name for name, _, _ in payloads}
     for rel in sorted(files):
-        if rel.startswith("model/") and rel.endswith(".form") and rel[len("model/"):] not in names:
+        if rel.startswith("model/") and rel.endswith((".form", ".html", ".htm")) and rel[len("model/"):] not in names:
             print(f"copied {shown}/{rel} (byte for byte; the form linked from the BPMN)")
     for rel in sorted(files):
         if rel not in (CONFIG_NAME, MODEL) and not rel.startswith("model/"):
@@ -293,7 +312,8 @@ def _update(target: Path, paths: list[Path]) -> int:
     dataset = model.dataset
     model_dir = project.model_path.parent
     notes: list[str] = []
-    given, forms = _read_inputs(paths, notes) if paths else ([], {})
+    html: dict[str, bytes] = {}
+    given, forms = _read_inputs(paths, notes, html) if paths else ([], {})
     by_name = {name: (name, path, data) for name, path, data in given}
     payloads = []
     for payload in sorted(model.payloads.values(), key=lambda p: p.relpath):
@@ -304,7 +324,7 @@ def _update(target: Path, paths: list[Path]) -> int:
         raise ProjectError(f"{project.relative(project.model_path)}: names no payload; "
                            "give the files to import with --from")
     forms = forms_beside([p for _, p, _ in payloads], forms, notes)
-    sources: list[Source] = read_sources(payloads, forms)
+    sources: list[Source] = read_sources(payloads, forms, html)
     existing = existing_of(dataset)
     plan = build_import(project.config.base, sources, existing)
     plan.notes[:0] = notes
@@ -316,6 +336,8 @@ def _update(target: Path, paths: list[Path]) -> int:
         files[project.relative(model_dir / name)] = data
     for name, data in _linked_forms(sources, forms, payloads).items():
         files[project.relative(model_dir / name)] = data
+    for rel, data in _linked_html(sources).items():
+        files[project.relative(model_dir / rel[len("model/"):])] = data
     _validate_update(project.root, files)
     record = apply(project.root, {project.root / rel: data for rel, data in files.items()},
                    undo_dir=undo_dir(project.root))
@@ -329,6 +351,8 @@ def _update(target: Path, paths: list[Path]) -> int:
               "and its facts are kept: delete them, or put the element back")
     for note in plan.notes:
         print(f"note: {note}")
+    for line in _service_task_todos(plan, project.config.base):
+        print(line)
     if record.changed:
         print("next: seams check (seams undo takes this back)")
     return 0

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from seams import vocab as V
 from seams.errors import ProjectError, ResolutionError
 from seams.project.layout import load_project
 from seams_cli.additions import json_text
@@ -71,21 +72,25 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
     answers = _json_file(args.answers, "--answers") if args.answers is not None else None
     replies_file = _json_file(args.replies, "--replies") if args.replies is not None else None
+    from seams.scenarios import run_scope
+
     with command_model(project) as model:
         process = find_process(model, args.process)
+        scope = run_scope(model, process)  # with the processes its call activities call
         plan = scenario(model, process, args.scenario) if args.scenario is not None else None
         given = {**(plan.given if plan else {}), **start_variables(model, args.given)}
-        tasks = user_tasks(model, process, answers, args.answers)
+        tasks = user_tasks(model, scope, answers, args.answers)
         print(_head("run", process.element_id or "", process.label), flush=True)
         replies = binding_replies(model, process, {**(plan.replies if plan else {}), **(replies_file or {})},
                                   out=sys.stdout)
-        printer = StepPrinter(process, sys.stdout)
-        forms = FormAsker(model, process, tasks, answers, printer, sys.stdin, sys.stdout,
+        printer = StepPrinter(scope, sys.stdout)
+        forms = FormAsker(model, scope, tasks, answers, printer, sys.stdin, sys.stdout,
                           answers_name=args.answers, scenario=plan)
         if args.save_scenario is not None:
             refuse_repeated_label(process, args.save_scenario)
         result = run_instance(project, model, process, given=given, user_task_data=forms,
-                              replies=replies, on_step=printer.step)
+                              replies=replies, on_step=printer.step, events=plan.events if plan else (),
+                              start_at=plan.start_at if plan else None)
         printer.flush(result.error_element)
         if args.html is not None:
             _write_html(Path(args.html), model, process, result, given)
@@ -104,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return 0 if result.ok else 1
     from seams.scenarios import scenario_problems
 
-    problems = scenario_problems(process, plan, result)
+    problems = scenario_problems(scope, plan, result)
     for predicate, message in problems:
         print(f"scenario {_quoted(plan.label)} {predicate}: {message}", flush=True)
     if not problems:
@@ -208,9 +213,14 @@ def user_tasks(model: Any, process: Any, answers: Mapping[str, Any] | None,
                answers_name: str | None) -> dict[str, Any]:
     """BPMN id -> model task of the process's user tasks; every ``--answers`` key must name one
     (by BPMN id, the model's label or the BPMN name)."""
-    tasks = {node.id: next((t for t in model.view.tasks.values()
-                            if t.process == process.iri and t.element_id == node.id), None)
-             for node in process.nodes.values() if node.kind in ("userTask", "manualTask")}
+    from seams.scenarios import called_processes
+
+    tasks: dict[str, Any] = {}
+    for each in [model.view.processes.get(process.iri, process), *called_processes(model, process)]:
+        for node in each.nodes.values():
+            if node.kind in ("userTask", "manualTask") and node.id not in tasks:
+                tasks[node.id] = next((t for t in model.view.tasks.values() if t.process == each.iri
+                                       and t.element_id == node.id and t.kind == V.UserTask), None)
     for key in sorted(answers or {}):
         if _answer_key(model, process, tasks, key) is None:
             raise RunInputError(f"--answers {answers_name}: {key!r} is no user task of {process.element_id} "
@@ -220,7 +230,8 @@ def user_tasks(model: Any, process: Any, answers: Mapping[str, Any] | None,
 
 def _answer_key(model: Any, process: Any, tasks: Mapping[str, Any], key: str) -> str | None:
     for element, task in tasks.items():
-        if key in (element, process.nodes[element].name, task.label if task is not None else None):
+        node = process.nodes.get(element)
+        if key in (element, node.name if node is not None else None, task.label if task is not None else None):
             return element
     return None
 
@@ -242,6 +253,7 @@ class FormAsker:
         self.model, self.process, self.tasks = model, process, tasks
         self.answers = {_answer_key(model, process, tasks, key): value for key, value in (answers or {}).items()}
         self.scenario = dict(scenario.submits) if scenario is not None else {}  # BPMN id -> values
+        self.visits: dict[tuple[str, str], int] = {}  # (source, BPMN id) -> answers used so far
         self.printer, self.stdin, self.stdout = printer, stdin, stdout
         self.answers_name = answers_name
 
@@ -254,9 +266,15 @@ class FormAsker:
         self.printer.line(info.element_id)
         for source, entries in ((f"--answers {self.answers_name}", self.answers), ("--scenario", self.scenario)):
             if info.element_id in entries:
+                entry = entries[info.element_id]
+                if isinstance(entry, list):  # a task visited again submits the next values
+                    visit = self.visits.get((source, info.element_id), 0)
+                    self.visits[(source, info.element_id)] = visit + 1
+                    if visit >= len(entry):
+                        continue
+                    entry = entry[visit]
                 try:
-                    return submitted(self.model, task, fields, entries[info.element_id],
-                                     f"{source}: task {info.element_id}")
+                    return submitted(self.model, task, fields, entry, f"{source}: task {info.element_id}")
                 except ValueError as exc:
                     raise RunInputError(str(exc)) from None
         if not fields:
@@ -334,8 +352,8 @@ class StepPrinter:
 
     def line(self, element_id: str) -> None:
         """A user task's line, printed before its questions (its step then prints nothing)."""
-        node = self.process.nodes[element_id]
-        self._write(_head(node.kind, element_id, node.name))
+        node = self.process.nodes.get(element_id)
+        self._write(_head("userTask", element_id, node.name if node is not None else None))
         self.printed.add(element_id)
 
     def flush(self, stopped_at: str | None = None) -> None:

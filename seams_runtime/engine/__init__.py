@@ -22,9 +22,13 @@ means exactly what ``seams check`` and the generators mean
 * a user task takes what ``user_task_data`` returns for it, checked against
   its form shape's fields (datatype, required, ``sh:in``, bounds, pattern).
 
-Boundary events, timers, messages, signals, script tasks and the other
-elements the bundled examples do not use are refused before the run with
-one line naming the element (:class:`EngineRefused`).
+Sub-processes, call activities (the called process from the project's
+payloads), boundary and intermediate events, event-based and inclusive
+gateways, multi-instance and loops run too; timers and messages fire when the
+run's ``events`` say (docs/scenarios.md has the element table). The few
+elements still refused (complex gateways, transactions, cancel events) are
+refused before the run with one line naming the element
+(:class:`EngineRefused`), and ``seams check`` reports them alike.
 
 The API (stable; ``seams run`` and the coverage report build on it)::
 
@@ -58,7 +62,7 @@ model the engine cannot run raises :class:`EngineRefused` (a SeamsError).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from seams.forms import form_fields, form_problems, submitted_problems
@@ -81,9 +85,14 @@ def run_instance(project: Project, model: Model, process: Any, *, given: Mapping
                  replies: Mapping[str, Any] | None = None,
                  on_step: Callable[[Step], None] | None = None,
                  executor_for: Callable[[TaskSpec], Any] | None = None,
-                 max_steps: int = MAX_STEPS) -> RunResult:
-    """Run one instance of ``process`` to its end (or to the first error) and say what it did."""
-    ready = prepared(project, model, find_process(model, process))
+                 max_steps: int = MAX_STEPS, events: Sequence[Any] = (), start_at: str | None = None) -> RunResult:
+    """Run one instance of ``process`` to its end (or to the first error) and say what it did.
+
+    ``events`` are what the instance's catch events wait for, in order: each an element id (a timer
+    or message catch event, a boundary event, a receive task, a branch of an event-based gateway)
+    or ``{"element": id, "variables": {...}}`` (a message's variables). ``start_at`` starts the
+    instance before that element of the process (Camunda's ``startBeforeActivity``), with ``given``."""
+    ready = prepared(project, model, find_process(model, process), start_at)
     runtime = Runtime(ready, given=given or {}, user_task_data=user_task_data, replies=replies or {},
-                      on_step=on_step, executor_for=executor_for, max_steps=max_steps)
+                      on_step=on_step, executor_for=executor_for, max_steps=max_steps, events=events)
     return runtime.run()
