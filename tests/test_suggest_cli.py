@@ -229,14 +229,18 @@ def test_without_candidates_the_provider_is_not_called(tmp_path, capsys):
     edit(bpmn, "approved == True", 'approval == "manager"')
     edit(bpmn, "not approved", 'approval == "auto"')
     assert _run(capsys, root, "--provider", FAILING) == (
+        0, ["no candidates: every gateway condition reads decision outputs",
+            "no candidates: no two node shapes constrain the same properties",
+            "no candidates: every ontology class has a gist superclass"], [])
+    assert _run(capsys, root, "--provider", FAILING, "--kind", "condition-to-dmn") == (
         0, ["no candidates: every gateway condition reads decision outputs"], [])
 
 
-def test_another_kind_is_a_usage_error(tmp_path, capsys):
+def test_an_unknown_kind_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exited:
-        main(["suggest", "--project", str(tmp_path), "--kind", "merge-shapes"])
+        main(["suggest", "--project", str(tmp_path), "--kind", "rename-things"])
     assert exited.value.code == 2
-    assert "invalid choice: 'merge-shapes'" in capsys.readouterr().err
+    assert "invalid choice: 'rename-things'" in capsys.readouterr().err
 
 
 def test_a_rejected_answer_replays_as_such_until_refresh(tmp_path, capsys):

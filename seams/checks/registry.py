@@ -111,6 +111,16 @@ ROUTING = Gate("routing", Source("seams.suggestions.routing", "routing_of_record
 copy the suggestion changed (``seams suggest``, ``seams suggest --accept``); its function
 takes the changed model and the record, so ``seams check`` never runs it."""
 
+FORMS = Gate("forms", Source("seams.suggestions.form_acceptance", "forms_of_record", False), ("forms",),
+             option="--seams-suggestion=PATH",
+             about="a pending merge-shapes suggestion keeps what each merged form accepts (sample records at "
+                   "each constraint's boundaries, old shape vs. the merged one)")
+"""The gate of a pending ``merge-shapes`` change, collected as ROUTING is for ``condition-to-dmn``."""
+
+SUGGESTION_GATES: dict[str, Gate] = {"condition-to-dmn": ROUTING, "merge-shapes": FORMS}
+"""The gate each kind of suggestion adds to the model gates in its scratch session (a kind not
+listed adds none: ``gist-anchor`` is judged by the model gates alone)."""
+
 SCENARIO = Gate("scenario", Source("pytest_seams.scenarios", "scenario_run_findings", True), ("scenario",),
                 item="scenario[<label>]",
                 about="one item per seam:scenario: its process runs on the embedded engine; the flows taken, "
@@ -127,7 +137,7 @@ DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
 
 CHECK_GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
 """What ``seams check`` runs, in the order it prints."""
-GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING, SCENARIO)
+GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING, FORMS, SCENARIO)
 MODEL_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in MODEL_GATES)
 LOCK_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in LOCK_GATES)
 MODEL_KINDS: tuple[str, ...] = tuple(kind for gate in MODEL_GATES for kind in gate.kinds)
