@@ -113,10 +113,60 @@ def test_candidates_of_each_kind(tmp_path):
 
     model = load_model(load_project(alike_project(tmp_path)))
     assert [[model.qname(s) for s in g.shapes] for g in find_shape_candidates(model)] == [
-        ["ex:HrReviewForm", "ex:ReviewForm"]]
-    assert [model.qname(c.iri) for c in find_class_candidates(model)] == ["ex:LeaveBalance"]
-    plain = load_model(load_project(copy_example(tmp_path, "plain")))
-    assert find_shape_candidates(plain) == [] and find_class_candidates(plain) == []
+        ["ex:BookingShape", "ex:RebookingShape"], ["ex:HrReviewForm", "ex:ReviewForm"]]
+    assert [model.qname(c.iri) for c in find_class_candidates(model)] == ["ex:LeaveBalance", "ex:LeaveRebooking"]
+    bundled = load_model(load_project(copy_example(tmp_path, "bundled")))  # a case of each (docs/suggest.md)
+    assert [[bundled.qname(s) for s in g.shapes] for g in find_shape_candidates(bundled)] == [
+        ["ex:BookingShape", "ex:RebookingShape"]]
+    assert [bundled.qname(c.iri) for c in find_class_candidates(bundled)] == ["ex:LeaveRebooking"]
+
+
+def without_the_examples_cases(root: Path) -> None:
+    """The example without its alike data shape and its unanchored class."""
+    trig = root / "model" / "model.trig"
+    text = trig.read_text(encoding="utf-8")
+    start, end = text.index("    ex:RebookingShape a sh:NodeShape ;"), text.index("\n}\n", text.index("ex:RebookingShape"))
+    text = text[:start].rstrip(" \n") + text[end:]
+    start = text.index("    ex:LeaveRebooking a owl:Class ;")
+    text = text[:start].rstrip(" \n") + "\n}\n"
+    trig.write_text(text, encoding="utf-8")
+
+
+def test_with_no_candidate_of_any_kind_the_provider_is_not_called(tmp_path, capsys):
+    from seams.suggestions.gist_anchor import find_class_candidates
+    from seams.suggestions.merge_shapes import find_shape_candidates
+
+    root = copy_example(tmp_path)
+    without_the_examples_cases(root)
+    bpmn = root / "model" / "leave.bpmn"
+    edit(bpmn, '<![CDATA[days > 20 or leave_type == "unpaid"]]>', 'approval == "manager"')
+    edit(bpmn, '<![CDATA[days <= 20 and leave_type != "unpaid"]]>', 'approval == "auto"')
+    edit(bpmn, "approved == True", 'approval == "manager"')
+    edit(bpmn, "not approved", 'approval == "auto"')
+    model = load_model(load_project(root))
+    assert find_shape_candidates(model) == [] and find_class_candidates(model) == []
+    failing = f"{sys.executable} {FIXTURES / 'fail.py'}"
+    assert run(capsys, root, "--provider", failing) == (0, [
+        "no candidates: every gateway condition reads decision outputs",
+        "no candidates: no two node shapes constrain the same properties",
+        "no candidates: every ontology class has a gist superclass"], [])
+    assert run(capsys, root, "--provider", failing, "--kind", "gist-anchor") == (0, [
+        "no candidates: every ontology class has a gist superclass"], [])
+
+
+def test_the_bundled_example_offers_one_suggestion_of_each_kind_offline(tmp_path, capsys):
+    """Its recorded provider answers every kind, as the README walkthrough runs it."""
+    root = copy_example(tmp_path)
+    code, out, err = run(capsys, root)
+    assert (code, err) == (0, [])
+    assert [line for line in out if line.startswith(("template ", "forms ", "routing "))] == [
+        f"template {C2D}", "routing kept (21 samples)", f"template {MERGE}", "forms kept (32 samples)",
+        f"template {ANCHOR}"]
+    c2d, merge, anchor = ids(out)
+    assert run(capsys, root, "--list")[1] == sorted([
+        f"{c2d} condition-to-dmn Gateway_Escalate fresh",
+        f"{merge} merge-shapes ex:BookingShape+ex:RebookingShape fresh",
+        f"{anchor} gist-anchor ex:LeaveRebooking fresh"])
 
 
 def test_every_kind_is_offered_accepted_checked_and_undone(tmp_path, capsys):
@@ -208,7 +258,7 @@ def test_a_merge_that_changes_what_a_form_accepts_is_refused_with_the_sample(tmp
      "seams suggest: answer shapes: the shapes graph has no sh:NodeShape ex:NoSuchForm with sh:property"),
     (MERGE, {**MERGE_ANSWER, "shapes": ["ex:ReviewForm", "ex:BookingShape"]},
      "seams suggest: answer shapes: ex:ReviewForm and ex:BookingShape are not alike: "
-     "ex:BookingShape constrains ex:balanceLeft, ex:ReviewForm does not"),
+     "ex:ReviewForm constrains ex:approved, ex:BookingShape does not"),
     (MERGE, {**MERGE_ANSWER, "class": {"iri": "ex:Review", "label": "Review", "superclass": "gist:Thing"}},
      "seams suggest: answer class.superclass: gist:Thing is not one of the gist classes listed"),
     (MERGE, {**MERGE_ANSWER, "class": {"iri": "ex:LeaveReview", "label": "Again"}},
