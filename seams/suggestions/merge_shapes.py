@@ -35,6 +35,8 @@ NOT_CONSTRAINTS = frozenset({V.RDFS.label, V.RDFS.comment, V.SH.name, V.SH.descr
                              V.RDF.type})
 """Predicates that describe a shape or a property shape for people and forms, and do not constrain."""
 TARGETS = frozenset({V.SH.targetClass, V.SH.targetNode, V.SH.targetObjectsOf, V.SH.targetSubjectsOf})
+MAX_SHAPES = 100
+"""Most shapes one answer merges."""
 MAX_DEPTH = 16
 """Deepest nesting of blank nodes read in a shape (sh:or lists of property shapes, and so on)."""
 
@@ -162,6 +164,8 @@ def parse_merge_shapes(data: Any, model: Model, candidates: list[ShapeGroup]) ->
 def _shapes(value: Any, model: Model, candidates: list[ShapeGroup]) -> tuple[URIRef, ...]:
     if not isinstance(value, list) or len(value) < 2:
         raise GeneratorError("answer shapes: must be an array of at least two shapes")
+    if len(value) > MAX_SHAPES:
+        raise GeneratorError(f"answer shapes: more than {MAX_SHAPES} shapes")
     shapes = [answer_iri(model, item, f"shapes[{n}]") for n, item in enumerate(value)]
     if len(set(shapes)) != len(shapes):
         raise GeneratorError("answer shapes: a shape is named twice")

@@ -123,6 +123,11 @@ class Pending:
     hashes: dict[str, dict[str, str | None]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # what the kind's gate reads (forms_before)
 
+    @property
+    def gateway(self) -> str:
+        """The subject under the name condition-to-dmn records give it (``gateway``)."""
+        return self.subject
+
     def record(self) -> dict[str, Any]:
         record = {"id": self.id, "kind": self.kind, _subject_key(self.kind): self.subject,
                   "model_hash": self.model_hash, "template": self.template, "provider": self.provider,
