@@ -14,6 +14,9 @@ Samples (one property varied at a time from a base record, as the routing
 check varies the inputs of a condition at its literals): absent and
 present; a value of another datatype; each ``sh:in`` value and one outside
 the list; each numeric or date bound and the values one step either side;
+(the base record takes, per property, a value its constraints likely accept:
+the first listed value, the value just inside a bound, a string the
+pattern matches, so a varied property is what a refusal is about);
 strings one character shorter than, as long as and one longer than each
 length bound; a few strings of the shapes a pattern tells apart; two values
 when ``sh:maxCount`` is set.
@@ -27,6 +30,7 @@ from the current model rather than trusting the record.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -134,8 +138,10 @@ def _number_values(graph: Graph, prop: Node, datatype: URIRef) -> list[Literal]:
         except ArithmeticError:
             number = None
         if number is not None and number.is_finite():
-            found += [number, number - step, number + step]
+            inside = {V.SH.minExclusive: number + step, V.SH.maxExclusive: number - step}.get(predicate, number)
+            found += [inside, number - step, number, number + step]
     found = found or [Decimal(0), Decimal(1)]
+    found = list(dict.fromkeys(found))
     return [Literal(int(n) if integer else n, datatype=datatype) for n in found if not integer or n == int(n)]
 
 
@@ -157,9 +163,19 @@ def _string_values(graph: Graph, prop: Node, datatype: Node | None) -> list[Lite
         length = bound.toPython() if isinstance(bound, Literal) else None
         if isinstance(length, int) and 0 <= length <= 10_000:
             found += ["a" * length, "a" * max(length - 1, 0), "a" * (length + 1)]
-    if graph.value(prop, V.SH.pattern) is not None:
-        found += list(_PATTERN_PROBES)
+    pattern = graph.value(prop, V.SH.pattern)
+    if pattern is not None:
+        found += sorted(_PATTERN_PROBES, key=lambda probe: not _matches(str(pattern), probe))
     return [Literal(text, datatype=typed) for text in (found or ["a", ""])]
+
+
+def _matches(pattern: str, text: str) -> bool:
+    """Whether ``text`` matches a SHACL pattern as Python reads it: only to pick a base value the
+    form likely accepts (the verdicts are pyshacl's)."""
+    try:
+        return re.search(pattern, text) is not None
+    except re.error:
+        return False
 
 
 def refused(model_graph: Graph, shapes: Graph, shape: URIRef, target: URIRef | None,
