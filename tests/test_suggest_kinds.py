@@ -337,3 +337,16 @@ def test_suggest_runs_every_registry_gate_engine_bindings_too(tmp_path, capsys):
     assert out[-1] == "engine-bindings failed"
     assert err[0] == "seams suggest: suggestion rejected: engine-bindings failed in the changed model"
     assert pending(root) == []
+
+
+def test_a_kind_that_fails_does_not_stop_the_others(tmp_path, capsys):
+    """Several kinds asked: a provider failure or a refused answer is reported, the rest still offered."""
+    root = alike_project(tmp_path)
+    folder = answers(tmp_path, **{ANCHOR: ANCHOR_ANSWER, MERGE: {**MERGE_ANSWER, "shapes": ["ex:ReviewForm"]}})
+    code, out, err = run(capsys, root, "--provider", provider(folder))
+    assert code == 1
+    assert err == [f"seams suggest: provider {sys.executable} exited with status 3: "
+                   f"no answer recorded for {C2D}",
+                   "seams suggest: answer shapes: must be an array of at least two shapes"]
+    (anchor,) = ids(out)
+    assert pending(root) == [anchor]
