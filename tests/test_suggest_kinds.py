@@ -350,3 +350,32 @@ def test_a_kind_that_fails_does_not_stop_the_others(tmp_path, capsys):
                    "seams suggest: answer shapes: must be an array of at least two shapes"]
     (anchor,) = ids(out)
     assert pending(root) == [anchor]
+
+
+def test_a_reference_nested_in_a_blank_node_is_repointed(tmp_path):
+    """An sh:node inside another shape's property shape names the merged shape after the change."""
+    from rdflib import Dataset, URIRef
+
+    from seams.suggestions.merge_shapes import find_shape_candidates, parse_merge_shapes
+    from seams_cli.workflows.suggest.build import change_files
+    from seams_cli.workflows.suggest.build_shapes import build_merge_shapes
+
+    root = alike_project(tmp_path)
+    trig = root / "model" / "model.trig"
+    edit(trig, "    ex:BookingShape a sh:NodeShape ;", """    ex:ArchiveShape a sh:NodeShape ;
+        rdfs:label "Review archive" ;
+        sh:targetClass ex:LeaveReview ;
+        sh:property [ sh:path ex:approved ; sh:node ex:ReviewForm ; sh:order 1 ] .
+
+    ex:BookingShape a sh:NodeShape ;""")
+    model = load_model(load_project(root))
+    suggestion = parse_merge_shapes(MERGE_ANSWER, model, find_shape_candidates(model))
+    text = change_files(model, build_merge_shapes(model, suggestion))[trig].decode()
+    data = Dataset(default_union=True)
+    data.parse(data=text, format="trig")
+    ex = "https://example.org/leave/"
+    nodes = set(data.objects(None, URIRef("http://www.w3.org/ns/shacl#node")))
+    assert nodes == {URIRef(ex + "ReviewShape")}
+    assert "ex:ArchiveShape a sh:NodeShape ;\n        rdfs:label \"Review archive\" ;" in text  # kept in place
+    assert "sh:node ex:ReviewShape ;" in text and "sh:path ex:approved ] ." in text
+    assert "ex:ReviewForm" not in text and "ex:HrReviewForm" not in text

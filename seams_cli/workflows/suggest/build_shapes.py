@@ -49,15 +49,23 @@ def build_merge_shapes(model: Model, suggestion: MergeShapes) -> Change:
         if predicate in TARGETS or predicate in (V.RDF.type, V.RDFS.label):
             continue
         add += _copied(graph, suggestion.shape, predicate, obj, shapes_iri, fresh)
+    swap = {shape: suggestion.shape for shape in suggestion.shapes}
+    nested: set[tuple] = set()  # (IRI subject, predicate, blank node, graph) holding a reference deeper in
     for subject, predicate, obj, context in sorted(model.dataset.quads((None, None, None, None)), key=_quad_key):
         if obj not in old or subject in old:
             continue
-        if not isinstance(subject, URIRef):
-            raise GeneratorError(f"{obj} is named by a blank node ({predicate}); "
-                                 f"merge-shapes repoints only statements about IRIs")
         where = getattr(context, "identifier", context)
-        remove.append((subject, predicate, obj, where))
-        add.append((subject, predicate, suggestion.shape, where))
+        if isinstance(subject, URIRef):
+            remove.append((subject, predicate, obj, where))
+            add.append((subject, predicate, suggestion.shape, where))
+        else:  # an sh:node in a property shape, say: the whole nested node is written again, repointed
+            nested.add(_top(model.dataset.graph(where), subject, obj))
+    for top, predicate, node, where in sorted(nested, key=_quad_key):
+        if top in old:
+            continue  # removed with its shape
+        within = model.dataset.graph(where)
+        remove += [(top, predicate, node, where), *((s, p, o, where) for s, p, o in _subtree(within, node))]
+        add += _copied(within, top, predicate, node, where, fresh, swap)
     if suggestion.new_class is not None:
         ontology = model.project.graphs["ontology"]
         add += [(suggestion.cls, V.RDF.type, V.OWL.Class, ontology),
@@ -84,15 +92,31 @@ def _subtree(graph, node: Node, depth: int = 0) -> list[tuple]:
     return triples
 
 
-def _copied(graph, subject: Node, predicate: Node, obj: Node, where: URIRef, fresh) -> list[tuple]:
-    """(subject, predicate, obj) with a blank-node object copied under new blank nodes."""
+def _copied(graph, subject: Node, predicate: Node, obj: Node, where: URIRef, fresh,
+            swap: dict | None = None) -> list[tuple]:
+    """(subject, predicate, obj) with a blank-node object copied under new blank nodes, and
+    every IRI in ``swap`` replaced by its value."""
     if not isinstance(obj, BNode):
-        return [(subject, predicate, obj, where)]
+        return [(subject, predicate, (swap or {}).get(obj, obj), where)]
     copy = next(fresh)
     quads = [(subject, predicate, copy, where)]
     for inner_predicate, inner in sorted(graph.predicate_objects(obj), key=lambda po: _order(graph, *po)):
-        quads += _copied(graph, copy, inner_predicate, inner, where, fresh)
+        quads += _copied(graph, copy, inner_predicate, inner, where, fresh, swap)
     return quads
+
+
+def _top(graph, node: Node, named: Node) -> tuple:
+    """(IRI subject, predicate, blank node, graph) of the IRI statement a blank node is nested in."""
+    for _ in range(32):
+        parents = sorted(graph.subject_predicates(node), key=lambda sp: (str(sp[0]), str(sp[1])))
+        if len(parents) != 1:
+            raise GeneratorError(f"{named} is named inside a blank node that is not nested once in one "
+                                 f"statement; merge-shapes cannot repoint it")
+        parent, predicate = parents[0]
+        if isinstance(parent, URIRef):
+            return parent, predicate, node, graph.identifier
+        node = parent
+    raise GeneratorError(f"{named} is named inside blank nodes nested too deeply to repoint")
 
 
 def _order(graph, predicate: Node, obj: Node) -> tuple[Any, ...]:
