@@ -2,12 +2,13 @@
 
 ``merge-shapes`` (docs/suggest.md): the merged shape is the first named
 shape's statement under a new IRI and label, targeting the suggested class
-(one target-classed shape), with its property shapes copied as they are written (names,
-order and every constraint); each old shape's statement is removed with its
+(one target-classed shape), with its property shapes copied (names, order
+and every constraint); each old shape's statement is removed with its
 nested property shapes; every statement that names an old shape as its
 object (a task's ``seam:form``, an ``sh:node``, ...) names the merged shape
-instead, in the graph it is in; a new class gets its ``owl:Class``
-statement, label and gist superclass in the ontology graph.
+instead, in the graph it is in (a reference nested in blank nodes has its
+outermost nested node written again, repointed); a new class gets its
+``owl:Class`` statement, label and gist superclass in the ontology graph.
 
 ``gist-anchor``: one ``rdfs:subClassOf`` statement, in the graph the class
 is stated in.
