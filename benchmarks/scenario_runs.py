@@ -2,7 +2,7 @@
 
 ``python benchmarks/scenario_runs.py PROJECT REPEATS`` prints JSON: the best
 seconds per instance of running every scenario of PROJECT with
-pytest_seams.engine (``engine``), and of making the same handler and
+seams_runtime.engine (``engine``), and of making the same handler and
 decision calls directly (``direct``: for each scenario, the service tasks
 its run passed through, each handler imported and called in the same
 sandboxed executor with the same inputs and replies, and each decision's
@@ -17,12 +17,12 @@ import sys
 import time
 from pathlib import Path
 
-from pytest_seams.engine.prepare import find_process, prepared
-from pytest_seams.handler_checks import call_handle
-from pytest_seams.sandbox.channel import Executor
-from pytest_seams.scenarios import run_scenario, scenario_specs
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams_runtime.engine.prepare import find_process, prepared
+from seams_runtime.handler_checks import call_handle
+from seams_runtime.sandbox.channel import Executor
+from seams_runtime.scenarios import run_scenario, scenario_specs
 
 
 def main(root: Path, repeats: int) -> dict:

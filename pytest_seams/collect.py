@@ -24,11 +24,13 @@ from typing import Any
 import pytest
 
 from pytest_seams import MODEL_ONLY
-from pytest_seams.acceptance import TaskSpec, acceptance_items, task_specs
+from pytest_seams.acceptance import acceptance_items
 from pytest_seams.gates import gate_items
-from pytest_seams.scenarios import ScenarioSpec, scenario_items, scenario_specs
+from pytest_seams.scenarios import scenario_items
 from seams.checks.registry import LOCK_GATES, MODEL_GATES, Gate, Source
 from seams.model.loading import load_model
+from seams_runtime.scenarios import ScenarioSpec, scenario_specs
+from seams_runtime.task_specs import TaskSpec, task_specs
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,9 @@ def project_traces(reports: Iterable[Any], rootpath: Path, property_name: str) -
     return found
 
 
-def coverage_lines(config_path: Path, traces: list[dict]) -> list[str]:
-    """The report of one project; one line naming the project when its model does not load."""
+def coverage_lines(config_path: Path, traces: list[dict], pages: list[str] | None = None) -> list[str]:
+    """The report of one project; one line naming the project when its model does not load.
+    With ``pages``, the project's HTML page (seams.render.pages) is appended to it."""
     from seams.errors import SeamsError
     from seams.model.loading import load_model
     from seams.project.layout import load_project
@@ -48,17 +49,40 @@ def coverage_lines(config_path: Path, traces: list[dict]) -> list[str]:
         model = load_model(load_project(config_path.parent))
     except SeamsError as exc:
         return [f"seams coverage: {config_path}: {str(exc).splitlines()[0]}"]
-    return coverage(model, [Trace.of(t) for t in traces]).lines()
+    read = [Trace.of(t) for t in traces]
+    report = coverage(model, read)
+    if pages is not None:
+        from seams.render.pages import coverage_page
+
+        pages.append(coverage_page(model, report, read))
+    return report.lines()
 
 
-def write_report(terminalreporter: Any, rootpath: Path, property_name: str) -> None:
+def write_report(terminalreporter: Any, rootpath: Path, property_name: str, *, html: Path | None = None) -> None:
     reports = [r for key in ("passed", "failed") for r in terminalreporter.stats.get(key, ())]
     projects = project_traces(reports, rootpath, property_name)
     if not projects:
         return
     terminalreporter.section("seams coverage")
+    pages: list[str] | None = [] if html is not None else None
     for path in sorted(projects):
         if len(projects) > 1:
             terminalreporter.write_line(str(path.relative_to(rootpath) if path.is_relative_to(rootpath) else path))
-        for line in coverage_lines(path, projects[path]):
+        for line in coverage_lines(path, projects[path], pages):
             terminalreporter.write_line(line)
+    if html is not None and pages:
+        _write_pages(terminalreporter, html, pages)
+
+
+def _write_pages(terminalreporter: Any, html: Path, pages: list[str]) -> None:
+    """One page per project: FILE for the first, FILE with ``-2``, ``-3``... before its suffix for the rest."""
+    from seams.fs import atomic_write
+
+    for number, page in enumerate(pages, start=1):
+        path = html if number == 1 else html.with_name(f"{html.stem}-{number}{html.suffix}")
+        try:
+            atomic_write(path, page.encode("utf-8"))
+        except OSError as exc:
+            terminalreporter.write_line(f"seams coverage: {path}: cannot write: {exc.strerror or exc}")
+            continue
+        terminalreporter.write_line(f"seams coverage: wrote {path}")

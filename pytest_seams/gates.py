@@ -26,7 +26,7 @@ class FindingsItem(GateItem):
     """A gate whose findings come from one check function; a lock gate keeps only its kind."""
 
     def __init__(self, *, spec: Gate, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(marker="seams_lock" if spec.lock else "seams_model", **kwargs)
         self.gate = spec.name  # the gate names are the item names: shapes, draft-stale, ...
         self.spec = spec
 

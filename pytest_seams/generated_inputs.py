@@ -15,7 +15,7 @@ passed that variable's value.
 
 Each result must be a mapping of exactly the declared outputs, each of its
 datatype and inside its form fields, and nothing may raise: the checks are
-:func:`pytest_seams.handler_checks.generated_problems`. The seed is fixed
+:func:`seams_runtime.handler_checks.generated_problems`. The seed is fixed
 (``derandomize``, no example database), so every run tries the same inputs;
 ``[acceptance] generated_cases`` in seams.toml bounds how many (default 25, 0
 turns this off). A failing input is shrunk by hypothesis to a small one and
@@ -34,8 +34,8 @@ from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from pytest_seams.handler_checks import generated_problems, reply_entries, show_case
 from seams.lang.field_values import constraint_problems, datatype_problem
+from seams_runtime.handler_checks import generated_problems, reply_entries, show_case
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -66,7 +66,7 @@ def contract_on_generated_inputs(handle: Any, spec: Any) -> tuple[list[tuple[str
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis.errors import HypothesisException
 
-    from pytest_seams.sandbox.channel import ExecutorGone
+    from seams_runtime.sandbox.channel import ExecutorGone
 
     gone: list[CaseFailed] = []  # the executor ended: no later call may wait on it again
 

@@ -131,8 +131,8 @@ def _sandboxed_run(package_dir: Path, trig: Path, template: str, hash_seed: int)
     this process. A scaffolded package's template is rendered here, with Jinja's
     SandboxedEnvironment; any other package renders itself in the executor and only its
     text comes back. The second run uses another hash seed (the determinism item)."""
-    from pytest_seams.sandbox import SandboxUnavailable
-    from pytest_seams.sandbox.channel import Executor, ExecutorGone, RemoteError
+    from seams_runtime.sandbox import SandboxUnavailable
+    from seams_runtime.sandbox.channel import Executor, ExecutorGone, RemoteError
 
     scaffold = is_scaffold_package(package_dir)
     try:
@@ -158,6 +158,8 @@ def _sandboxed_run(package_dir: Path, trig: Path, template: str, hash_seed: int)
 
 class _GoldenGate(GateItem):
     """Runs the package (once per file) and hands the rendering to ``judge``."""
+
+    marker = "seams_golden"
 
     def runtest(self) -> None:
         run = cast(GoldenFile, self.parent).package_run()
@@ -195,9 +197,14 @@ class GoldenItem(_GoldenGate):
     def _update(self, output: str, trig: Path) -> Finding:
         """Rewrite the golden file from the rendering (markers carried over), and fail so
         the change is reviewed before the next run passes."""
-        from seams.fs import atomic_write
+        from seams.fs import atomic_write, resolve_inside
 
         path = Path(self.path)
+        root = _root_of(path)
+        if path.is_symlink() or resolve_inside(root, path.relative_to(root)) != path.resolve() \
+                or path.parent.resolve() != (root.resolve() / path.parent.relative_to(root)):
+            return self.finding(f"not updated: {path.relative_to(root).as_posix()} or its folder is a symbolic "
+                                "link; --seams-update-golden writes only inside the package, through no link")
         text = updated_golden(path.read_text(encoding="utf-8"), output, model_subject_finder(trig))
         atomic_write(path, text.encode("utf-8"))
         return self.finding("updated from the model (--seams-update-golden); review the change "

@@ -47,6 +47,8 @@ def rule_items(parent, root: Path, package_dir: Path | None, subject: str) -> li
 
 
 class _RuleItem(GateItem):
+    marker = "seams_golden"
+
     def __init__(self, *, package_dir: Path, reference: str, **kwargs):
         super().__init__(**kwargs)
         self.package_dir = package_dir

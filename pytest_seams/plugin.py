@@ -18,6 +18,7 @@ from types import ModuleType
 import pytest
 
 from pytest_seams import CONFIG_NAME
+from pytest_seams.fixtures import seams_model, seams_project, seams_run, seams_scenario  # noqa: F401 (fixtures)
 
 PROPERTY = "seams"  # the user_properties entry that carries an item's gate and findings
 
@@ -41,14 +42,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--seams-coverage", action="store_true", default=False,
                     help="after the session, list the gateway flows and decision rules no scenario "
                          "ran, with sample values that would (docs/plugin.md)")
+    group.addoption("--seams-coverage-html", metavar="FILE", default=None,
+                    help="also write the coverage as one HTML page: each process's diagram with the "
+                         "flows taken and not taken, each decision table with its rules (implies --seams-coverage)")
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from pytest_seams import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """In a seams project, hide rdflib's warnings about its own internals.
+    """Register seams' markers (``pytest -m seams_model``); in a seams project, hide rdflib's
+    warnings about its own internals.
 
     rdflib 7 warns (``ConjunctiveGraph``, ``default_context``) from inside its
     TriG parser on every model load; a modeler can act on none of them.
     """
+    from pytest_seams.items import MARKERS
+
+    for name, about in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {about}")
     if (config.rootpath / CONFIG_NAME).is_file():
         config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:rdflib")
 
@@ -65,11 +80,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    """``--seams-coverage``: the scenario coverage of every project whose items ran."""
-    if config.getoption("seams_coverage", False):
+    """``--seams-coverage``: the scenario coverage of every project whose items ran;
+    ``--seams-coverage-html FILE`` also draws it."""
+    html = config.getoption("seams_coverage_html", None)
+    if config.getoption("seams_coverage", False) or html:
         from pytest_seams.coverage_report import write_report
 
-        write_report(terminalreporter, config.rootpath, PROPERTY)
+        write_report(terminalreporter, config.rootpath, PROPERTY, html=Path(html) if html else None)
 
 
 @cache
@@ -89,6 +106,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     items = sys.modules.get("pytest_seams.items")  # no gate item exists before it is imported
     if call.when == "call" and items is not None and isinstance(item, items.GateItem):
+        item.config.hook.pytest_seams_findings(item=item, findings=list(item.findings))
         report.user_properties.append((PROPERTY, {
             "gate": item.gate,
             "subject": item.subject,

@@ -6,7 +6,7 @@ environment or cwd), its own process group killed whole at the time limit,
 an environment without secret-looking variables, HOME and TMPDIR inside the
 directory, and no bytecode or pytest cache written. Verdicts come from the
 item reports the worker writes, never from an exit status. The worker is the
-judge: drafted code runs in its own sandboxed processes (pytest_seams.sandbox),
+judge: drafted code runs in its own sandboxed processes (seams_runtime.sandbox),
 never in the worker, so the results file and the reports are out of its reach.
 """
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-LAYERS = ("seams", "seams_edit", "pytest_seams", "seams_cli")
+LAYERS = ("seams", "seams_edit", "seams_runtime", "pytest_seams", "seams_cli")
 
 
 def module_name(path: Path) -> str:

@@ -78,3 +78,18 @@ def submitted_problems(model: Model, info: UserTaskInfo, values: Mapping[str, An
     task = next((t for t in model.view.tasks.values()
                  if t.element_id == info.element_id and model.qname(t.iri) == info.subject), None)
     return form_problems(model, task, values)
+
+
+def submitted(model: Model, task: Task | None, fields: tuple[FormField, ...], data: Any,
+              where: str) -> dict[str, Any]:
+    """A JSON object of field values judged by the form: the values as the process holds them
+    (a date field's ``"2024-05-02"`` a date), or a ValueError of one line starting ``where``."""
+    from seams.checks.types import runtime_value
+
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: expected a JSON object of field values by variable name")
+    problems = form_problems(model, task, data)
+    if problems:
+        raise ValueError(f"{where}: {problems[0]}")
+    datatypes = {f.variable: f.datatype for f in fields}
+    return {name: runtime_value(value, datatypes.get(name)) for name, value in data.items()}

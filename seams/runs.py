@@ -1,6 +1,6 @@
 """What one run of a process on the embedded engine did, as plain data (docs/scenarios.md).
 
-The engine (pytest_seams.engine) fills these in as it runs an instance; the
+The engine (seams_runtime.engine) fills these in as it runs an instance; the
 scenario items compare them with a scenario's expectations
 (seams.scenarios), ``seams run`` prints them and the coverage report counts
 the flows and rules in them. They live in the core, free of the engine and
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from seams.display import one_line
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,9 @@ class UserTaskInfo:
     fields: tuple[FormField, ...]  # in sh:order
     variables: dict[str, Any]  # the instance's variables when the task is reached (a copy)
 
+    def __post_init__(self) -> None:
+        _shown_name(self)
+
 
 @dataclass(frozen=True)
 class Step:
@@ -47,6 +52,9 @@ class Step:
     outputs: dict[str, Any] = field(default_factory=dict)  # what the element wrote (submitted, returned, decided)
     rules: tuple[str, ...] = ()  # a business-rule task: the DMN rules that matched
     decision: str | None = None  # a business-rule task: the DMN decision id
+
+    def __post_init__(self) -> None:
+        _shown_name(self)
 
 
 @dataclass
@@ -82,3 +90,10 @@ class RunResult:
             if step.decision is not None:
                 out.setdefault(step.decision, []).extend(step.rules)
         return out
+
+
+def _shown_name(record: Any) -> None:
+    """A BPMN name as lines show it: one line, no control characters (a modeler's two-line
+    label must not cut an error line short; seams.display)."""
+    if record.name is not None:
+        object.__setattr__(record, "name", one_line(record.name))

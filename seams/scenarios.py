@@ -8,7 +8,7 @@ plain run inputs (:func:`scenario_plan`) and compares a run's
 :class:`seams.runs.RunResult` with it (:func:`scenario_problems`), naming
 the first element where the run left the expected path, the error that
 stopped it, or the variable that differs. It needs no engine: the runs come
-from pytest_seams.engine.
+from seams_runtime.engine.
 """
 
 from __future__ import annotations

@@ -51,6 +51,13 @@ result = SEAM.result
 field = SEAM.field
 datatype = SEAM.datatype
 decidedBy = SEAM.decidedBy
+# a service task's job settings for the generated engine workers (docs/generators.md, "Job settings")
+jobTimeout = SEAM.jobTimeout
+maxJobs = SEAM.maxJobs
+retries = SEAM.retries
+retryBackoff = SEAM.retryBackoff
+retryBackoffMax = SEAM.retryBackoffMax
+tenantId = SEAM.tenantId
 # scenarios of a process (docs/scenarios.md); seam:given, seam:replies and seam:expect as examples have them
 scenario = SEAM.scenario
 submits = SEAM.submits

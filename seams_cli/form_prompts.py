@@ -12,11 +12,9 @@ boolean, ``2024-05-02`` a date).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from seams.checks.types import runtime_value
 from seams.forms import form_problems
 from seams.lang.field_values import as_date, show
 
@@ -60,7 +58,7 @@ def read_typed(text: str, datatype: str | None) -> tuple[Any, str | None]:
             return True, None
         if text.lower() in _FALSE:
             return False, None
-        return None, f"{text!r} is not an xsd:boolean (true or false)"
+        return None, f"{text!r} is not an xsd:boolean (true/false, yes/no or y/n)"
     if datatype == "date":
         day = as_date(text)
         return (day, None) if day is not None else (None, f"{text!r} is not an xsd:date (YYYY-MM-DD)")
@@ -78,16 +76,3 @@ def answer(model: Model, task: Task | None, field: FormField, text: str) -> tupl
     mine = f"{field.variable!r}: "
     problems = [p[len(mine):] for p in form_problems(model, task, {field.variable: value}) if p.startswith(mine)]
     return (None, problems[0]) if problems else (value, None)
-
-
-def submitted(model: Model, task: Task | None, fields: tuple[FormField, ...], data: Any,
-              where: str) -> dict[str, Any]:
-    """A JSON object of field values judged by the form: the values as the process holds them
-    (a date field's ``"2024-05-02"`` a date), or a ValueError of one line starting ``where``."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{where}: expected a JSON object of field values by variable name")
-    problems = form_problems(model, task, data)
-    if problems:
-        raise ValueError(f"{where}: {problems[0]}")
-    datatypes = {f.variable: f.datatype for f in fields}
-    return {name: runtime_value(value, datatypes.get(name)) for name, value in data.items()}

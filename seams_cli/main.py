@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from seams.display import terminal_safe
 from seams_cli import errors
 
 # command -> (module, one-line help)
@@ -23,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "accept": ("seams_cli.commands.accept", "record a hand-edited handler in seams.lock once its tests pass"),
     "suggest": ("seams_cli.commands.suggest", "ask the provider for a model change; list or accept one"),
     "run": ("seams_cli.commands.run", "run one process instance on the embedded engine, asking each form"),
+    "example": ("seams_cli.commands.example", "add an example to a service task, asked or from JSON files"),
     "undo": ("seams_cli.commands.undo", "restore the files the last applied change replaced"),
     "new-generator": ("seams_cli.commands.new_generator", "scaffold a generator package from a reference output"),
     "draft-generator": ("seams_cli.commands.draft_generator", "draft a generator package with the provider"),
@@ -68,6 +70,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return errors.run_guarded(name, module, args, before=recover_interrupted)
 
 
+class _TerminalSafe:
+    """A text stream that escapes control characters before they reach the terminal
+    (seams.display.terminal_safe): model text in any line seams prints is only text."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(terminal_safe(text))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def entry() -> None:
     """Console-script entry point."""
+    sys.stdout, sys.stderr = _TerminalSafe(sys.stdout), _TerminalSafe(sys.stderr)
     sys.exit(main())

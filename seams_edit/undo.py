@@ -19,8 +19,8 @@ import shutil
 import stat
 from pathlib import Path
 
-from seams.errors import EditError
-from seams.fs import sha256_hex
+from seams.errors import EditError, SeamsError
+from seams.fs import resolve_inside, sha256_hex
 from seams.project.limits import loads_json, path_text_problem
 from seams_edit.files import MANIFEST, commit, inside, read_or_none, set_state, undo_entries
 from seams_edit.journal import APPLIED, APPLYING, UNDOING, check_state
@@ -61,8 +61,41 @@ def undo_last(root: Path) -> list[Path]:
     return [target for target, _, _ in writes]
 
 
+def managed(root: Path) -> tuple[list[Path], set[Path]]:
+    """(folders, files) an undo entry may name: the model's folder, the handlers and generated
+    folders, and ``seams.lock`` (what seams' applies write), as ``seams.toml`` sets them;
+    only the lock where the config cannot be read."""
+    from seams.project.config import CONFIG_NAME, parse_config
+    from seams.project.layout import LOCK_NAME
+
+    files = {root / LOCK_NAME}
+    try:
+        config = parse_config(root / CONFIG_NAME)
+    except (SeamsError, OSError, ValueError):
+        return [], files
+    folders = []
+    for relative in (str(Path(config.model).parent), config.handlers, config.generated):
+        folder = resolve_inside(root, relative)
+        if folder is not None:
+            folders.append(folder)
+    return folders, files
+
+
+def managed_problem(root: Path, target: Path, allowed: tuple[list[Path], set[Path]]) -> str | None:
+    """Why an undo entry may not write ``target`` (resolved, inside ``root``), or None: it must
+    be a file seams manages, and no part of its path may be hidden (``.git``, ``.seams``)."""
+    relative = target.relative_to(root)
+    if any(part.startswith(".") for part in relative.parts):
+        return "is hidden (a dot-folder or dot-file), which seams never writes"
+    folders, files = allowed
+    if target in files or any(target.is_relative_to(folder) and target != folder for folder in folders):
+        return None
+    return "is not a model, handler or generated file, nor seams.lock"
+
+
 def read_entry(root: Path, entry: Path) -> tuple[str, list[Write]]:
-    """The state and files of a validated entry; an EditError names what is wrong."""
+    """The state and files of a validated entry; an EditError names what is wrong (a path
+    outside what seams manages included: a planted journal must not write ``.git/config``)."""
     folder = undo_dir(root)
     if entry.is_symlink() or not entry.is_dir():
         raise EditError(f"{entry}: an undo entry must be a folder inside {folder}, not a symlink; remove it")
@@ -72,8 +105,13 @@ def read_entry(root: Path, entry: Path) -> tuple[str, list[Write]]:
     data = _manifest(manifest)
     state = check_state(data.get("state", APPLIED), manifest)
     writes = []
+    allowed = managed(root)
     for item in data["files"]:
         target = inside(root, Path(item["path"]))
+        problem = managed_problem(root, target, allowed)
+        if problem:
+            raise EditError(f"{entry.relative_to(root).as_posix()}: names {item['path'][:120]!r}, which {problem}; "
+                            "left alone: remove the entry if seams did not write it")
         before = None if item["before"] is None else _saved(entry, item["before"], manifest)
         writes.append((target, before, item["after_sha256"]))
     return state, writes
@@ -144,7 +182,9 @@ def recover(root: Path) -> list[str]:
     for entry in reversed(undo_entries(folder)):
         try:
             state, writes = read_entry(root, entry)
-        except EditError:
+        except EditError as refused:
+            if _unfinished(entry):  # an entry that would act: say why it is left alone
+                lines.append(f"refused {refused}")
             continue  # not an entry seams can trust; seams undo names it, no other command stops for it
         if state == APPLIED:
             continue
@@ -155,6 +195,14 @@ def recover(root: Path) -> list[str]:
         lines.append(f"{what} ({entry.relative_to(root).as_posix()}): "
                      f"{len(changed)} of {len(writes)} file(s) restored")
     return lines
+
+
+def _unfinished(entry: Path) -> bool:
+    """Whether an entry's manifest (unvalidated) claims an apply or undo under way."""
+    try:
+        return loads_json((entry / MANIFEST).read_text(encoding="utf-8")).get("state") in (APPLYING, UNDOING)
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        return False
 
 
 def _discard_temporaries(targets) -> None:

@@ -69,23 +69,26 @@ def page(bpmn: bytes) -> str:
     return _PAGE.format(styles=styles, viewer=VIEWER.read_text(encoding="utf-8"), xml=xml)
 
 
-def _chromium(html: Path, *mode: str) -> str:
+def _chromium(html: Path, *mode: str, size: tuple[int, int] = SIZE, log: bool = False) -> str:
+    """Chromium headless on a local page; its stdout, or with ``log`` what it logged (its console included)."""
     with tempfile.TemporaryDirectory(prefix="seams-chromium-") as profile:
         command = [chromium() or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
                    "--disable-background-networking", "--hide-scrollbars", "--no-first-run",
-                   f"--user-data-dir={profile}", f"--window-size={SIZE[0]},{SIZE[1]}",
+                   f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}",
+                   *(["--enable-logging=stderr", "--v=0"] if log else []),
                    "--virtual-time-budget=15000", *mode, html.as_uri()]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE if log else subprocess.DEVNULL, text=True,
                                    start_new_session=True)
         try:
-            out, _ = process.communicate(timeout=TIMEOUT)
+            out, err = process.communicate(timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise
         if process.returncode != 0:
             raise RuntimeError(f"chromium exited {process.returncode}")
-        return out
+        return err if log else out
 
 
 _IMPORTS = """<!DOCTYPE html>
@@ -99,8 +102,8 @@ const diagrams = {diagrams};
   for (const [name, xml] of Object.entries(diagrams)) {{
     try {{
       const {{ warnings }} = await viewer.importXML(xml);
-      const drawn = viewer.get('elementRegistry').getAll().map((e) => e.id);
-      results[name] = {{ warnings: warnings.map((w) => w.message), drawn }};
+      const registry = viewer.get('elementRegistry');
+      results[name] = {{ warnings: warnings.map((w) => w.message), ...({collect}) }};
     }} catch (error) {{
       results[name] = {{ error: String(error.message || error) }};
     }}
@@ -115,18 +118,47 @@ const diagrams = {diagrams};
 """
 
 
-def import_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
-    """Import every diagram into one bpmn-js viewer; per name, its ``warnings`` (or ``error``) and the
-    ids of the elements drawn. One Chromium run for all of them."""
+_DRAWN = "{ drawn: registry.getAll().map((e) => e.id) }"
+_GEOMETRY = """{ elements: registry.getAll().filter((e) => e.parent).map((e) => ({
+  id: e.id, type: e.type, label: e.labelTarget ? e.labelTarget.id : null,
+  x: e.x, y: e.y, width: e.width, height: e.height,
+  waypoints: e.waypoints ? e.waypoints.map((p) => [p.x, p.y]) : null,
+  text: (() => {
+    const text = registry.getGraphics(e) && registry.getGraphics(e).querySelector('text');
+    return text ? Array.from(text.querySelectorAll('tspan')).map((t) => t.textContent).join(' ') : null;
+  })() })) }"""
+
+
+def _import_each(diagrams: dict[str, bytes], collect: str) -> dict[str, dict]:
+    """Import every diagram into one bpmn-js viewer (one Chromium run); per name, its ``warnings`` (or
+    ``error``) and what the JavaScript expression ``collect`` reads from the ``registry`` it drew."""
     payload = json.dumps({name: data.decode("utf-8") for name, data in diagrams.items()}).replace("</", "<\\/")
     with tempfile.TemporaryDirectory(prefix="seams-render-") as folder:
         html = Path(folder) / "imports.html"
-        html.write_text(_IMPORTS.format(viewer=VIEWER.read_text(encoding="utf-8"), diagrams=payload), encoding="utf-8")
+        page = _IMPORTS.format(viewer=VIEWER.read_text(encoding="utf-8"), diagrams=payload, collect=collect)
+        html.write_text(page, encoding="utf-8")
         dom = _chromium(html, "--dump-dom")
     match = re.search(r'<pre id="results">(.*?)</pre>', dom, re.S)
     if match is None:
         raise RuntimeError("bpmn-js did not finish importing the diagrams")
     return json.loads(unescape(match.group(1)))
+
+
+def import_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
+    """Per diagram, its import ``warnings`` (or ``error``) and the ids of the elements bpmn-js drew."""
+    return _import_each(diagrams, _DRAWN)
+
+
+def geometry_all(diagrams: dict[str, bytes]) -> dict[str, dict]:
+    """Per diagram, its import ``warnings`` (or ``error``) and every element bpmn-js drew: id, type,
+    bounds or waypoints, the element a label belongs to and the text drawn (tests/test_render_svg.py
+    compares seams.render with it)."""
+    return _import_each(diagrams, _GEOMETRY)
+
+
+def screenshot(html: Path, png: Path, size: tuple[int, int]) -> str:
+    """A screenshot of a local page at ``size``; what Chromium logged (its console included)."""
+    return _chromium(html, f"--screenshot={png}", size=size, log=True)
 
 
 def render(bpmn: bytes, png: Path) -> dict:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from helpers import copy_example, edit
 
-from pytest_seams.acceptance import acceptance_source
 from pytest_seams.expected import expected_items
 from seams.checks.shapes import shape_findings
 from seams.generators.stubs import stub_source
@@ -22,6 +21,7 @@ from seams.model.context import context_for
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.commands.propose import build_prompt
+from seams_runtime.acceptance_source import acceptance_source
 
 TRIG = Path("model") / "model.trig"
 HELD_OUT = ('''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON

@@ -10,6 +10,7 @@ same value for every sample, nulls included.
 
 from __future__ import annotations
 
+from datetime import UTC
 from decimal import Decimal
 
 import pytest
@@ -96,8 +97,8 @@ def test_a_zone_name_is_the_offset_the_zone_has_at_that_moment(tmp_path):
     findings, function = outcome(root)
     assert findings == []
     paris_winter = timezone(timedelta(hours=1))
-    assert function(age=datetime(2024, 3, 31, 0, 59, tzinfo=timezone.utc)) == "winter"  # 01:59 in Paris (+01:00)
-    assert function(age=datetime(2024, 3, 31, 1, 0, tzinfo=timezone.utc)) == "summer"  # 03:00 in Paris (+02:00)
+    assert function(age=datetime(2024, 3, 31, 0, 59, tzinfo=UTC)) == "winter"  # 01:59 in Paris (+01:00)
+    assert function(age=datetime(2024, 3, 31, 1, 0, tzinfo=UTC)) == "summer"  # 03:00 in Paris (+02:00)
     assert function(age=datetime(2024, 3, 31, 1, 59, tzinfo=paris_winter)) == "winter"
     assert function(age=datetime(2024, 3, 31, 1, 59)) == "summer"  # no offset: null test, FIRST falls through
 

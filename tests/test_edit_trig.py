@@ -218,8 +218,8 @@ def test_a_new_nested_node_joins_its_predicate_list_like_the_others():
             '          seam:expect "{\\"budget_left\\": 0}"^^rdf:JSON ] ,',
             "        [",
             '            rdfs:label "meals are capped" ;',
-            '            seam:expect "{\\"budget_left\\": 50}"^^rdf:JSON ;',
-            '            seam:given "{\\"category\\": \\"meals\\"}"^^rdf:JSON ] .',
+            '            seam:expect """{"budget_left": 50}"""^^rdf:JSON ;',
+            '            seam:given """{"category": "meals"}"""^^rdf:JSON ] .',
         ],
     )
 
@@ -349,10 +349,10 @@ def test_nested_nodes_a_neighbour_writes_on_several_lines_stay_on_several():
         '        seam:handler "notify" ;\n'
         "        seam:example [\n"
         '            rdfs:label "one day" ;\n'
-        '            seam:given "{\\"days\\": 1}"^^rdf:JSON ;\n'
-        '            seam:expect "{}"^^rdf:JSON ], [\n'
-        '            seam:replies "{}"^^rdf:JSON ;\n'
-        '            seam:expect "{}"^^rdf:JSON ] .\n'
+        '            seam:given """{"days": 1}"""^^rdf:JSON ;\n'
+        '            seam:expect """{}"""^^rdf:JSON ], [\n'
+        '            seam:replies """{}"""^^rdf:JSON ;\n'
+        '            seam:expect """{}"""^^rdf:JSON ] .\n'
     )
     assert new == text[:after] + statement + text[after:]
 
@@ -454,7 +454,7 @@ def test_new_terms_use_prefixes_and_literal_shorthand_where_they_can():
         "      ex:decimal 12.5 ;",
         "      ex:flag true ;",
         "      ex:integer 42 ;",
-        '      ex:json "{\\"a\\": \\"x\\\\\\"y\\\\\\\\z\\"}"^^rdf:JSON ;',
+        '      ex:json """{"a": "x\\\\"y\\\\\\\\z"}"""^^rdf:JSON ;',
         "      ex:negative -7 ;",
         '      ex:node [ rdfs:label "inner" ] ;',
         '      ex:padded "12.50"^^xsd:decimal ;',

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from helpers import copy_example, edit
 
-from pytest_seams.engine import EngineRefused, run_instance
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams_runtime.engine import EngineRefused, run_instance
 
 # what a recorded propose of record_leave writes (README walkthrough); the example ships without it
 RECORD_LEAVE = '''"""Record leave: book the approved days and keep the booking reference."""

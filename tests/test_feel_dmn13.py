@@ -6,7 +6,7 @@ Python source the generator writes, on the same values."""
 from __future__ import annotations
 
 import builtins
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from decimal import Decimal
 
 import pytest
@@ -38,7 +38,7 @@ def generated_matches(tests, value, env=None):
 @pytest.mark.parametrize(("text", "value"), [
     (r'"a\nb"', "a\nb"), (r'"tab\there"', "tab\there"), (r'"\u00e9t\u00e9"', "été"),
     (r'"\U01F600"', "\U0001F600"), (r'"it\'s"', "it's"), (r'"q\"q"', 'q"q'), (r'"back\\slash"', "back\\slash"),
-    ('time("10:30:00")', time(10, 30)), ('time("10:30:00.25Z")', time(10, 30, 0, 250000, tzinfo=timezone.utc)),
+    ('time("10:30:00")', time(10, 30)), ('time("10:30:00.25Z")', time(10, 30, 0, 250000, tzinfo=UTC)),
     ('time("23:59:59+01:00")', time(23, 59, 59, tzinfo=PLUS_ONE)),
     ('date and time("2024-02-29T08:00:00")', datetime(2024, 2, 29, 8)),
     ('date and time("2024-02-29")', datetime(2024, 2, 29)),
@@ -68,13 +68,13 @@ def test_literal_refusals(text, problem):
 
 
 MATCHES = [
-    ('< time("12:00:00")', [time(11, 59, 59, 999999), time(0)], [time(12), time(11, tzinfo=timezone.utc), None]),
-    ('[time("09:00:00Z")..time("17:00:00Z")]', [time(10, tzinfo=PLUS_ONE), time(9, tzinfo=timezone.utc)],
-     [time(8, 59, tzinfo=timezone.utc), time(10)]),
+    ('< time("12:00:00")', [time(11, 59, 59, 999999), time(0)], [time(12), time(11, tzinfo=UTC), None]),
+    ('[time("09:00:00Z")..time("17:00:00Z")]', [time(10, tzinfo=PLUS_ONE), time(9, tzinfo=UTC)],
+     [time(8, 59, tzinfo=UTC), time(10)]),
     ('>= date and time("2024-01-01T00:00:00")', [datetime(2024, 1, 1), datetime(2030, 5, 5, 5)],
-     [datetime(2023, 12, 31, 23, 59), datetime(2024, 6, 1, tzinfo=timezone.utc), date(2024, 6, 1)]),
-    ('date and time("2024-01-01T10:00:00+01:00")', [datetime(2024, 1, 1, 9, tzinfo=timezone.utc)],
-     [datetime(2024, 1, 1, 10, tzinfo=timezone.utc), datetime(2024, 1, 1, 10)]),
+     [datetime(2023, 12, 31, 23, 59), datetime(2024, 6, 1, tzinfo=UTC), date(2024, 6, 1)]),
+    ('date and time("2024-01-01T10:00:00+01:00")', [datetime(2024, 1, 1, 9, tzinfo=UTC)],
+     [datetime(2024, 1, 1, 10, tzinfo=UTC), datetime(2024, 1, 1, 10)]),
     ('(duration("P1D")..duration("P7D")]', [timedelta(days=2), timedelta(days=7)], [timedelta(days=1), 3, None]),
     ('not(duration("PT0S"))', [timedelta(seconds=1), None], [timedelta(0), 0]),
     ("= 5", [5, Decimal("5.0")], [6, "5"]),
@@ -142,7 +142,7 @@ def test_samples_tell_temporal_entries_apart():
 
 @pytest.mark.parametrize("value", [
     None, True, 0, 1.5, Decimal("NaN"), float("nan"), "s", date(2024, 1, 1), datetime(2024, 1, 1),
-    datetime(2024, 1, 1, tzinfo=timezone.utc), time(1), time(1, tzinfo=PLUS_ONE), timedelta(1), [1], {"a": 1},
+    datetime(2024, 1, 1, tzinfo=UTC), time(1), time(1, tzinfo=PLUS_ONE), timedelta(1), [1], {"a": 1},
 ])
 def test_the_runtime_kind_is_the_evaluators(value):
     assert RUNTIME["_feel_kind"](value) == feel_kind_of(value)

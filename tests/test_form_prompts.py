@@ -9,11 +9,11 @@ from decimal import Decimal
 import pytest
 from helpers import EXAMPLE
 
-from seams.forms import form_fields
+from seams.forms import form_fields, submitted
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.runs import FormField
-from seams_cli.form_prompts import answer, prompt, read_typed, submitted
+from seams_cli.form_prompts import answer, prompt, read_typed
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_booleans_and_optional_fields(model):
     task, fields = _task(model, "Task_ManagerReview"), _fields(model, "Task_ManagerReview")
     assert answer(model, task, fields["approved"], "yes") == (True, None)
     assert answer(model, task, fields["approved"], "False") == (False, None)
-    assert answer(model, task, fields["approved"], "maybe")[1] == "'maybe' is not an xsd:boolean (true or false)"
+    assert answer(model, task, fields["approved"], "maybe")[1] == "'maybe' is not an xsd:boolean (true/false, yes/no or y/n)"
     assert answer(model, task, fields["review_note"], "") == (None, None)
     assert answer(model, task, fields["review_note"], "x" * 501)[1].endswith(
         "is longer than 500 (sh:property of ex:ReviewForm)")

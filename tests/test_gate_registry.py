@@ -9,7 +9,7 @@ from helpers import EXAMPLE, REPO, copy_example
 
 from pytest_seams.expected import expected_items
 from seams.checks import registry
-from seams.checks.registry import GATES, LOCK_GATES, MODEL_GATES, gate, gate_of_kind
+from seams.checks.registry import LOCK_GATES, MODEL_GATES, gate, gate_of_kind, gates
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 
@@ -32,7 +32,7 @@ def test_gates_have_names_and_findings_have_kinds():
     assert registry.ROUTING not in registry.CHECK_GATES  # seams check never runs it
     assert [g.only_kind for g in LOCK_GATES] == list(registry.LOCK_KINDS)
     assert all(g.only_kind is None for g in MODEL_GATES)
-    for g in GATES:
+    for g in gates():
         assert callable(g.source.load()), g.name
 
 
@@ -65,3 +65,15 @@ def test_the_golden_file_items_are_the_registry_s_names():
 
     assert tuple(c.gate for c in (GoldenItem, DeterminismItem, ParsesItem, SourcesItem)) == registry.GOLDEN_GATE_NAMES
     assert tuple(c.gate for c in (ExtractItem, NoLogicItem, RestatedLabelItem)) == registry.DRAFT_RULE_NAMES
+
+
+def test_a_layer_above_adds_its_gate_through_the_hook():
+    """The scenario gate is defined in seams_runtime and reaches the registry through the
+    ``seams_gates`` hook (entry point group ``seams.gates``); the core names no module above it."""
+    from seams_runtime.scenarios import SCENARIO
+
+    assert gate("scenario") is SCENARIO
+    assert gate_of_kind("scenario") is SCENARIO
+    assert [g.name for g in gates()][-1] == "scenario"
+    core = (REPO / "seams" / "checks" / "registry.py").read_text(encoding="utf-8")
+    assert "seams_runtime" not in core and "pytest_seams.scenarios" not in core

@@ -63,8 +63,14 @@ def test_deep_json_in_a_given_is_a_check_finding(project):
 def test_deep_json_in_a_given_does_not_crash_propose(project):
     edit(trig(project), '"{\\"employee\\": \\"ana\\", \\"days\\": 3, \\"leave_type\\": \\"annual\\"}"^^rdf:JSON',
          f'"{DEEP}"^^rdf:JSON', 1)
-    result = run_seams("propose", "record_leave", "--provider", f"{sys.executable} -c pass", cwd=project)
+    answer = project.parent / "answer.py"
+    answer.write_text("def handle(inputs, bindings):\n    return {}\n", encoding="utf-8")
+    provider = f"{sys.executable} -c \"import sys; sys.stdin.read(); print(open({str(answer)!r}).read())\""
+    result = run_seams("propose", "record_leave", "--provider", provider, cwd=project)
     assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr[-2000:]
+    # the deep example is what fails, by name: the provider answered and the session ran
+    assert ("example[annual leave is booked]: example 'annual leave is booked': seam:given is missing or not "
+            "a JSON object") in result.stdout, result.stdout[-2000:]
 
 
 def test_deep_json_from_the_provider_is_refused_by_suggest_every_time(project, tmp_path):

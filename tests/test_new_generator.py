@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
-import tomllib
 from helpers import copy_example, edit, run_seams
 
 from seams.errors import GeneratorError

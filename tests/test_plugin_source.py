@@ -12,10 +12,10 @@ import pytest
 from helpers import EXAMPLE
 
 import pytest_seams.collect  # noqa: F401
-from pytest_seams.acceptance import acceptance_source
-from pytest_seams.handler_checks import Bindings, Inputs, constraint_problems, datatype_problem, same
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams_runtime.acceptance_source import acceptance_source
+from seams_runtime.handler_checks import Bindings, Inputs, constraint_problems, datatype_problem, same
 
 pytest_plugins = ["pytester"]
 

@@ -27,7 +27,7 @@ def _blocks(prompt: str) -> dict[str, str]:
 
 
 def _prompt(root: Path, tests: str = "def test_placeholder():\n    pass\n") -> str:
-    from pytest_seams.acceptance import acceptance_source
+    from seams_runtime.acceptance_source import acceptance_source
 
     project = load_project(root)
     model = load_model(project)

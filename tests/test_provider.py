@@ -35,7 +35,7 @@ def fake(mode: str, *args: str) -> str:
 def call(command: str, prompt: str = "the prompt\n", **kw) -> str:
     kw.setdefault("timeout", 20)
     kw.setdefault("llm_model", None)
-    return call_provider(command, prompt, cwd=Path.cwd(), **kw)
+    return call_provider(command, prompt, project_root=Path.cwd(), **kw)
 
 
 def test_prompt_goes_to_stdin_and_answer_comes_back_without_trailing_newline():

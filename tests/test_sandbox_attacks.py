@@ -19,7 +19,7 @@ import pytest
 from helpers import copy_example, run_seams
 
 import seams
-from pytest_seams.sandbox import AUTO, SandboxUnavailable, choose
+from seams_runtime.sandbox import AUTO, SandboxUnavailable, choose
 
 MODULE = "handlers/record_leave.py"
 GOOD_BODY = '''
@@ -101,7 +101,7 @@ try:
 except Exception:
     pass
 try:
-    import pytest_seams.acceptance as _acceptance, pytest_seams.handler_checks as _checks
+    import pytest_seams.acceptance as _acceptance, seams_runtime.handler_checks as _checks
     for _module in (_acceptance, _checks):
         _module.example_problems = lambda *args: []
         _module.contract_problems = lambda *args: []

@@ -14,10 +14,10 @@ from decimal import Decimal
 
 import pytest
 
-from pytest_seams.handler_checks import Bindings, Inputs, example_problems
-from pytest_seams.sandbox import SandboxUnavailable, choose
-from pytest_seams.sandbox.channel import Executor, Opaque, decode
 from seams.checks.clean_text import clean_text_problem
+from seams_runtime.handler_checks import Bindings, Inputs, example_problems
+from seams_runtime.sandbox import SandboxUnavailable, choose
+from seams_runtime.sandbox.channel import Executor, Opaque, decode
 
 PROBE = '''
 import json, os, socket
@@ -100,7 +100,7 @@ def test_without_a_sandbox_the_judge_still_decides_from_data(tmp_path):
 
 
 def test_an_executor_that_dies_or_lies_fails_cleanly(tmp_path):
-    from pytest_seams.sandbox.channel import ExecutorGone
+    from seams_runtime.sandbox.channel import ExecutorGone
 
     handlers = tmp_path / "handlers"
     handlers.mkdir()

@@ -16,7 +16,7 @@ import test_draft_generator
 from test_draft_generator import fake, good_answer, snapshot, write_answer
 
 import seams
-from pytest_seams.sandbox import AUTO, SandboxUnavailable, choose
+from seams_runtime.sandbox import AUTO, SandboxUnavailable, choose
 
 GATES = ("golden", "determinism", "parses", "sources")
 draft = test_draft_generator.draft  # its fixture: seams draft-generator in-process on a copy of the example

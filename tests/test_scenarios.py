@@ -12,13 +12,13 @@ import pytest
 from helpers import EXAMPLE, copy_example, edit
 
 import pytest_seams.collect  # noqa: F401  imported once here, so in-process runs do not re-import
-from pytest_seams.sandbox.channel import Executor
-from pytest_seams.scenarios import run_scenario, scenario_specs
 from seams.checks.registry import all_findings
 from seams.checks.scenarios import scenario_findings
 from seams.model.context import context_for
 from seams.model.loading import load_model
 from seams.project.layout import load_project
+from seams_runtime.sandbox.channel import Executor
+from seams_runtime.scenarios import run_scenario, scenario_specs
 
 pytest_plugins = ["pytester"]
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-W", "ignore::DeprecationWarning")

@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLE, copy_example, edit
 
-from pytest_seams.acceptance import task_specs
 from pytest_seams.generated_inputs import contract_on_generated_inputs, value_strategy
-from pytest_seams.handler_checks import Bindings
 from seams.lang.field_values import constraint_problems
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.main import main
+from seams_runtime.handler_checks import Bindings
+from seams_runtime.task_specs import task_specs
 
 pytest_plugins = ["pytester"]
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-W", "ignore::DeprecationWarning")

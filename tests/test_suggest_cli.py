@@ -78,7 +78,9 @@ def test_suggest_then_accept_then_undo_then_cache_hit(tmp_path, capsys):
 
     code, out, err = _run(capsys, root, "--accept", ident)
     assert (code, err) == (0, [])
-    assert out == [f"applied {ident}", "wrote model/leave.bpmn", "wrote model/leave.dmn", "wrote model/model.trig"]
+    assert out == [f"applied {ident}", "wrote model/leave.bpmn", "wrote model/leave.dmn", "wrote model/model.trig",
+                   f"review .seams/review/{ident}.html"]
+    assert "Task_Escalation" in (root / ".seams" / "review" / f"{ident}.html").read_text()  # the page of what was applied
     assert '<![CDATA[escalation == "hr"]]>' in (root / "model" / "leave.bpmn").read_text()
     assert _pending(root) == []  # accepted: the pending entry is removed
 

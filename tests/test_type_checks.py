@@ -371,8 +371,8 @@ def test_seams_check_prints_the_type_findings_and_exits_1(tmp_path):
 
 def test_the_contract_item_and_seams_check_share_one_judge():
     """The plugin's runtime checks are the core's functions, not copies that could drift."""
-    from pytest_seams import handler_checks
     from seams.lang import field_values
+    from seams_runtime import handler_checks
 
     for name in ("same", "datatype_problem", "constraint_problems", "ordered", "as_date", "show"):
         assert getattr(handler_checks, name) is getattr(field_values, name)

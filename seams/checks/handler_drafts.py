@@ -11,8 +11,8 @@ draft (``draft-stale``) and when someone changed or removed the file
 from __future__ import annotations
 
 import hashlib
-from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from rdflib import URIRef
 
@@ -32,26 +32,43 @@ BY_HAND = "hand"
 
 
 def draft_record(*, task: str, module: str, context_hash: str, template: str, provider: str,
-                 sha256: str, llm_model: str | None = None, sandbox: str | None = None) -> dict[str, str]:
+                 sha256: str, llm_model: str | None = None, sandbox: str | None = None,
+                 imports: dict[str, str] | None = None) -> dict[str, Any]:
     """One lock record (docs/propose.md); ``model`` only when an LLM model was named, so locks
     written before the amendment keep their bytes; ``sandbox`` names the sandbox that
-    judged the draft (``none`` for ``--no-sandbox``; absent in older locks)."""
-    record = {"task": task, "module": module, "context_hash": context_hash, "template": template,
-              "provider": provider, "sha256": sha256}
+    judged the draft (``none`` for ``--no-sandbox``; absent in older locks); ``imports``
+    the sha256 of each project module the handler imports (seams.checks.handler_imports),
+    only when it imports one."""
+    record: dict[str, Any] = {"task": task, "module": module, "context_hash": context_hash, "template": template,
+                              "provider": provider, "sha256": sha256}
     if llm_model:
         record["model"] = llm_model
     if sandbox:
         record["sandbox"] = sandbox
+    if imports:
+        record["imports"] = dict(sorted(imports.items()))
     return record
 
 
-def hand_record(*, task: str, module: str, context_hash: str, sha256: str) -> dict[str, str]:
+def hand_record(*, task: str, module: str, context_hash: str, sha256: str,
+                imports: dict[str, str] | None = None) -> dict[str, Any]:
     """The record ``seams accept`` writes for a module a person wrote or edited: no provider,
     no template, ``"by": "hand"``; the context hash still makes ``draft-stale`` fire later."""
-    return {"task": task, "module": module, "context_hash": context_hash, "sha256": sha256, "by": BY_HAND}
+    record: dict[str, Any] = {"task": task, "module": module, "context_hash": context_hash, "sha256": sha256,
+                              "by": BY_HAND}
+    if imports:
+        record["imports"] = dict(sorted(imports.items()))
+    return record
 
 
-def with_draft(lock: Lock, record: dict[str, str]) -> Lock:
+def handler_imports(project: Project, target: Path) -> dict[str, str]:
+    """The project modules the handler module ``target`` imports, with their sha256."""
+    from seams.checks.handler_imports import project_imports
+
+    return project_imports(project.handlers_dir.parent, target, project.root)
+
+
+def with_draft(lock: Lock, record: dict[str, Any]) -> Lock:
     """A copy of ``lock`` whose draft for ``record``'s task is ``record`` (added or replaced)."""
     drafts = [d for d in lock.drafts if d.get("task") != record["task"]]
     drafts.append(record)
@@ -59,7 +76,7 @@ def with_draft(lock: Lock, record: dict[str, str]) -> Lock:
                 generated=dict(lock.generated))
 
 
-def record_draft(project: Project, record: dict[str, str]) -> None:
+def record_draft(project: Project, record: dict[str, Any]) -> None:
     """Add or replace the task's record in ``seams.lock`` (atomic; other records kept)."""
     write_lock(project, with_draft(read_lock(project), record))
 
@@ -93,7 +110,22 @@ def draft_findings(project: Project, model: Model) -> list[Finding]:
                                  f"then run seams accept {handler} (or seams propose {handler} --force "
                                  "for a new draft)"))
         edited.extend(_edit_findings(project, module, record["sha256"], handler))
+        edited.extend(_import_findings(project, module, record.get("imports"), handler))
     return stale + edited
+
+
+def _import_findings(project: Project, module: str, imports: object, handler: str) -> list[Finding]:
+    """``draft-hand-edited`` for each project module the accepted handler imports that changed."""
+    if not isinstance(imports, dict):
+        return []
+    findings = []
+    for relative, sha256 in sorted(imports.items()):
+        if not isinstance(relative, str) or not isinstance(sha256, str):
+            raise ProjectError(f"{project.lock_path.name}: the imports of {module} must map paths to sha256")
+        for finding in _edit_findings(project, relative, sha256, handler):
+            findings.append(Finding("draft-hand-edited", module, None,
+                                    f"{relative}, which the accepted draft imports: {finding.message}"))
+    return findings
 
 
 def _edit_findings(project: Project, module: str, sha256: str, handler: str) -> list[Finding]:

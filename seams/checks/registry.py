@@ -17,8 +17,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from seams.checks.gate_hooks import hookimpl
 from seams.findings import Finding
 
 if TYPE_CHECKING:
@@ -121,14 +123,6 @@ SUGGESTION_GATES: dict[str, Gate] = {"condition-to-dmn": ROUTING, "merge-shapes"
 """The gate each kind of suggestion adds to the model gates in its scratch session (a kind not
 listed adds none: ``gist-anchor`` is judged by the model gates alone)."""
 
-SCENARIO = Gate("scenario", Source("pytest_seams.scenarios", "scenario_run_findings", True), ("scenario",),
-                item="scenario[<label>]",
-                about="one item per seam:scenario: its process runs on the embedded engine; the flows taken, "
-                      "the end event and the variables are the scenario's")
-"""The scenarios (docs/scenarios.md): one item per ``seam:scenario``, collected in every full
-session after the tasks' items. They run the handlers (in the sandbox), so ``seams check``,
-which runs no drafted code, leaves them to ``pytest`` as it leaves the acceptance items."""
-
 GOLDEN_GATE_NAMES: tuple[str, ...] = ("golden", "determinism", "parses", "sources")
 """The items of a generator package's golden file (pytest_seams.golden; docs/generators.md)."""
 DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
@@ -137,24 +131,53 @@ DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
 
 CHECK_GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
 """What ``seams check`` runs, in the order it prints."""
-GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING, FORMS, SCENARIO)
+CORE_GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING, FORMS)
+"""The gates the core defines; layers above add theirs through the ``seams_gates`` hook."""
 MODEL_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in MODEL_GATES)
 LOCK_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in LOCK_GATES)
 MODEL_KINDS: tuple[str, ...] = tuple(kind for gate in MODEL_GATES for kind in gate.kinds)
 LOCK_KINDS: tuple[str, ...] = tuple(kind for gate in LOCK_GATES for kind in gate.kinds)
 
 
+@hookimpl
+def seams_gates() -> list[Gate]:
+    return list(CORE_GATES)
+
+
+@cache
+def gates() -> tuple[Gate, ...]:
+    """Every gate: the core's, then those the ``seams_gates`` hook adds (entry point group
+    ``seams.gates``, loaded on the first call), each name once."""
+    import sys
+
+    import pluggy
+
+    from seams.checks import gate_hooks
+
+    manager = pluggy.PluginManager(gate_hooks.PROJECT_NAME)
+    manager.add_hookspecs(gate_hooks)
+    manager.register(sys.modules[__name__], name="seams.checks.registry")
+    manager.load_setuptools_entrypoints(gate_hooks.ENTRY_POINT_GROUP)
+    found: dict[str, Gate] = {}
+    for batch in reversed(manager.hook.seams_gates()):  # registration order: the core's first
+        for candidate in batch:
+            if candidate.name in found and found[candidate.name] != candidate:
+                raise ValueError(f"two gates are called {candidate.name!r}")
+            found[candidate.name] = candidate
+    return tuple(found.values())
+
+
 def gate(name: str) -> Gate:
     """The gate called ``name``; a KeyError names the gates there are."""
-    for candidate in GATES:
+    for candidate in gates():
         if candidate.name == name:
             return candidate
-    raise KeyError(f"no gate {name!r} (gates: {', '.join(g.name for g in GATES)})")
+    raise KeyError(f"no gate {name!r} (gates: {', '.join(g.name for g in gates())})")
 
 
 def gate_of_kind(kind: str) -> Gate | None:
     """The gate that reports findings of ``kind`` (``shape`` -> ``shapes``)."""
-    return next((g for g in GATES if kind in g.kinds), None)
+    return next((g for g in gates() if kind in g.kinds), None)
 
 
 def sources(gates: tuple[Gate, ...]) -> list[Source]:
@@ -185,7 +208,7 @@ def all_findings(project: Project, model: Model) -> list[Finding]:
 def markdown_table() -> str:
     """The gate table of docs/plugin.md (a test keeps the two equal)."""
     rows = ["| gate | item | checks | function | finding kinds |", "| --- | --- | --- | --- | --- |"]
-    for g in GATES:
+    for g in gates():
         item = f"`seams.toml::{g.item or g.name}`" + (f" (`{g.option}`)" if g.option else "")
         if g.generators:
             item += " (when `[generate] generators` lists " + " or ".join(f"`{n}`" for n in g.generators) + ")"

@@ -8,15 +8,10 @@ entities, no network).
 
 from __future__ import annotations
 
-import sys
+import tomllib
 from collections.abc import Callable
 
 from seams.project.limits import loads_json
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 SUPPORTED_SUFFIXES = (".py", ".json", ".toml", ".xml", ".bpmn", ".dmn", ".ttl", ".trig", ".md", ".txt", ".html")
 
@@ -44,7 +39,7 @@ def _plain(text: str, source: str) -> None:
     """Markdown, plain text and HTML: being UTF-8 text is all they promise."""
 
 
-_PARSERS: dict[str, Callable[[str, str], None]] = {
+_PARSERS: dict[str, Callable[[str, str], object]] = {
     ".py": _python,
     ".json": lambda text, source: loads_json(text),
     ".toml": lambda text, source: tomllib.loads(text),

@@ -160,10 +160,7 @@ def draft_table(reference: str) -> str:
 
 def draft_reference(pyproject_text: str) -> str | None:
     """The reference a drafted package names in pyproject.toml, or None (not drafted, or unreadable)."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
+    import tomllib
 
     try:
         data = tomllib.loads(pyproject_text)
@@ -184,7 +181,7 @@ build-backend = "setuptools.build_meta"
 name = "seams-{name}"
 version = "0.1.0"
 description = "seams generator {name}"
-requires-python = ">=3.10"
+requires-python = ">=3.11"
 dependencies = ["seams", "jinja2>=3.1", "rdflib>=7"]
 
 [project.entry-points."seams.generators"]

@@ -195,7 +195,7 @@ def render_in_judge(templates: Path, template: str, view: object) -> str:
 
 
 def rendered_from_run(run: dict, output: str, trig: Path, package_dir: Path, code_dir: Path) -> Rendered:
-    """A sandboxed run (:meth:`pytest_seams.sandbox.channel.Executor.extract`) as the
+    """A sandboxed run (:meth:`seams_runtime.sandbox.channel.Executor.extract`) as the
     golden items judge it: the files extract read, Python's and the package's own left out."""
     model_dir = Path(trig).resolve().parent
     library = tuple({*(Path(p) for p in run["library"]), *_library_dirs(Path(package_dir), model_dir),

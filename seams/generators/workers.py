@@ -21,14 +21,30 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rdflib import URIRef
+
 from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators import worker_runtime
 from seams.generators.pysource import docstring, require_identifier
 from seams.model.engine import EngineBinding, engine_binding
+from seams.project.config import MAX_JOBS, MAX_RETRIES, TENANT_ID, WorkersConfig, duration_ms
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """How the engine hands a task's jobs to a worker and takes back a failure (docs/generators.md,
+    "Job settings"): the task's own seam predicate, else ``[workers]`` of seams.toml, else these."""
+
+    timeout_ms: int = 300_000  # seam:jobTimeout: Zeebe's job timeout, Camunda 7's lock duration
+    max_jobs: int = 32  # seam:maxJobs: jobs of the task one worker process runs at once
+    retries: int = 3  # seam:retries: attempts before an incident
+    backoff_ms: int = 5_000  # seam:retryBackoff: wait before the second attempt, doubled after each
+    backoff_max_ms: int = 300_000  # seam:retryBackoffMax: the cap of that wait
+    tenants: tuple[str, ...] = ()  # seam:tenantId: the tenants whose jobs it takes (none: the default)
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,7 @@ class WorkerTask:
     reads: tuple[str, ...]
     uses: tuple[str, ...]
     writes: tuple[tuple[str, str], ...]  # (output name, xsd local datatype), by name
+    settings: JobSettings = JobSettings()
 
     @property
     def where(self) -> str:
@@ -91,8 +108,60 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
         tasks[job] = WorkerTask(
             subject=subject, label=task.label or handler, element_id=task.element_id or "?", handler=handler,
             module=f"{package}.{handler}", job=job, reads=tuple(sorted(set(reads))),
-            uses=tuple(sorted(set(uses))), writes=tuple(sorted(dict(writes).items())))
+            uses=tuple(sorted(set(uses))), writes=tuple(sorted(dict(writes).items())),
+            settings=job_settings(model, task.iri, model.project.config.workers))
     return [tasks[job] for job in sorted(tasks)]
+
+
+def job_settings(model: Model, iri: URIRef, defaults: WorkersConfig) -> JobSettings:
+    """The task's job settings: each seam predicate it has, else the ``[workers]`` default, else
+    the built-in one. A value the seam shapes refuse is refused here too, naming subject and predicate."""
+    subject = model.qname(iri)
+    graph = model.union
+    base = JobSettings()
+
+    def one(predicate):
+        values = list(graph.objects(iri, predicate))
+        if len(values) > 1:
+            raise GeneratorError(f"{subject} {model.qname(predicate)}: more than one value")
+        return values[0] if values else None
+
+    def duration(predicate, default: int | None, builtin: int) -> int:
+        value = one(predicate)
+        if value is None:
+            return default if default is not None else builtin
+        ms = duration_ms(str(value))
+        if ms is None:
+            raise GeneratorError(f"{subject} {model.qname(predicate)}: {str(value)[:40]!r} is not a duration above "
+                                 f"zero and at most a year in days, hours, minutes and seconds (like PT30S)")
+        return ms
+
+    def count(predicate, default: int | None, builtin: int, high: int) -> int:
+        value = one(predicate)
+        if value is None:
+            return default if default is not None else builtin
+        number = getattr(value, "value", None)
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= high:
+            raise GeneratorError(f"{subject} {model.qname(predicate)}: {str(value)[:40]!r} is not a whole number "
+                                 f"from 1 to {high}")
+        return number
+
+    tenants = sorted(str(t) for t in graph.objects(iri, V.tenantId))
+    for tenant in tenants:
+        if not TENANT_ID.match(tenant):
+            raise GeneratorError(f"{subject} seam:tenantId: {tenant[:40]!r} is not a tenant id "
+                                 f"(1 to 128 letters, digits, _ . @ -)")
+    backoff = duration(V.retryBackoff, defaults.retry_backoff_ms, base.backoff_ms)
+    backoff_max = duration(V.retryBackoffMax, defaults.retry_backoff_max_ms, base.backoff_max_ms)
+    if backoff_max < backoff:
+        raise GeneratorError(f"{subject} seam:retryBackoffMax: the cap ({backoff_max} ms) is below the "
+                             f"back-off itself ({backoff} ms)")
+    return JobSettings(
+        timeout_ms=duration(V.jobTimeout, defaults.job_timeout_ms, base.timeout_ms),
+        max_jobs=count(V.maxJobs, defaults.max_jobs, base.max_jobs, MAX_JOBS),
+        retries=count(V.retries, defaults.retries, base.retries, MAX_RETRIES),
+        backoff_ms=backoff, backoff_max_ms=backoff_max,
+        tenants=tuple(tenants) if tenants else (defaults.tenant_ids or ()))
 
 
 def _local_datatype(datatype: object) -> str:
@@ -119,6 +188,13 @@ def task_table(name: str, task: WorkerTask) -> list[str]:
         f"    \"reads\": {_tuple(task.reads)},",
         f"    \"uses\": {_tuple(task.uses)},",
         f"    \"writes\": {{{writes}}},",
+        f"    \"timeout_ms\": {task.settings.timeout_ms},  # seam:jobTimeout, else [workers] job_timeout",
+        f"    \"max_jobs\": {task.settings.max_jobs},  # seam:maxJobs, else [workers] max_jobs",
+        f"    \"retries\": {task.settings.retries},  # seam:retries, else [workers] retries",
+        f"    \"backoff_ms\": {task.settings.backoff_ms},  # seam:retryBackoff, else [workers] retry_backoff",
+        f"    \"backoff_max_ms\": {task.settings.backoff_max_ms},  # seam:retryBackoffMax, else [workers] "
+        "retry_backoff_max",
+        f"    \"tenants\": {_tuple(task.settings.tenants)},  # seam:tenantId, else [workers] tenant_ids",
         "}",
     ]
 
@@ -129,24 +205,44 @@ def _tuple(names: tuple[str, ...]) -> str:
     return "(" + ", ".join(literal(n) for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
-def task_doc(task: WorkerTask) -> str:
-    """A job function's docstring: the task's label, subject and element, and its handler."""
-    return docstring(f"{task.label} ({task.subject}, BPMN {task.element_id}): {task.module}.handle.", "    ")
+def tasks_body(tasks: list[WorkerTask]) -> list[str]:
+    """The end of a workers module: each task's table under a comment naming its label, subject,
+    element and handler, ``TASKS`` (job type or topic -> table) and the ``main()`` guard."""
+    body: list[str] = []
+    for task in tasks:
+        comment = f"# {task.label} ({task.subject}, BPMN {task.element_id}): {task.module}.handle"
+        body += [comment.replace("\n", " "), *task_table(f"{task.handler.upper()}_TASK", task), "", ""]
+    return [*body, "TASKS = {", *(f"    {literal(t.job)}: {t.handler.upper()}_TASK," for t in tasks), "}",
+            "", "", "if __name__ == \"__main__\":", "    main()"]
 
 
-def module_source(*, header: str, imports: list[str], constants: list[str], body: list[str]) -> str:
+def module_source(*, header: str, imports: list[str], constants: list[str], engine_runtime: str,
+                  engine_names: tuple[str, ...], body: list[str]) -> str:
     """A whole workers module: the header docstring, imports (the runtime's standard-library ones
-    and the engine's, as isort groups them), constants, the copied runtime, then ``body``."""
-    stdlib = sorted({*worker_runtime.RUNTIME_IMPORTS, *(i for i in imports if not i.startswith("from pyzeebe")
-                                                        and not i.startswith("from camunda"))},
-                    key=_import_key)
-    third = sorted((i for i in imports if i.startswith(("from pyzeebe", "from camunda"))), key=_import_key)
-    runtime = runtime_sources()
-    parts = [docstring(header), "", *stdlib, "", *third, "", *constants, "_BINDINGS: list[Any] = []"]
-    for source in runtime:
+    and the engine's, as isort groups them), constants, the copied shared runtime, the copied
+    definitions ``engine_names`` of the module ``engine_runtime``, then ``body``."""
+    def third_party(line: str) -> bool:
+        return line.split()[1].split(".")[0] in ("grpc", "pyzeebe")
+
+    stdlib = sorted({*worker_runtime.RUNTIME_IMPORTS, *(i for i in imports if not third_party(i))}, key=_import_key)
+    third = sorted((i for i in imports if third_party(i)), key=_import_key)
+    parts = [docstring(header), "", *stdlib, ""]
+    if third:
+        parts += [*third, ""]
+    parts += [*constants, "_BINDINGS: list[Any] = []", "_BINDINGS_LOCK = threading.Lock()"]
+    for source in [*runtime_sources(), *(_definition_source(engine_runtime, name) for name in engine_names)]:
         parts += ["", "", source]
     parts += ["", "", *body]
     return "\n".join(parts).rstrip("\n") + "\n"
+
+
+SHARED_CONSTANTS = (
+    f"BINDINGS_MODULE = {literal('workers_bindings')}",
+    f"LOG = logging.getLogger({literal('seams.workers')})  # every job, logged (docs/generators.md)",
+    "ANSWER_ATTEMPTS = 4  # an answer the engine could not take is sent again, this many times in all",
+    "CALL_TIMEOUT_S = 30.0  # seconds an engine call may take, beyond the long poll",
+)
+"""The constants every workers module defines for the copied runtime."""
 
 
 @cache
@@ -160,13 +256,16 @@ def runtime_sources() -> list[str]:
     return [_definition_source(obj.__module__, obj.__name__) for obj in worker_runtime.RUNTIME]
 
 
+@cache
 def _definition_source(module: str, name: str) -> str:
+    """The source of ``name`` in ``module``, read from the file without importing the module (the
+    engine runtimes import libraries only the generated modules' users install)."""
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         raise GeneratorError(f"the workers runtime: cannot find the source of {module}")
     text = Path(spec.origin).read_text(encoding="utf-8")
     for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
             return str(ast.get_source_segment(text, node))
     raise GeneratorError(f"the workers runtime: {module} defines no {name}")
 

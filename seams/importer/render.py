@@ -18,6 +18,7 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from seams import vocab as V
 from seams.importer.plan import ListOf, Nested, Object, Plan
+from seams.model.literals import long_string
 
 PREFIXES = (("seam", str(V.SEAM)), ("dec", str(V.DEC)), ("gist", str(V.GIST)), ("sh", str(SH)),
             ("owl", str(OWL)), ("rdf", str(RDF)), ("rdfs", str(RDFS)), ("xsd", str(XSD)))
@@ -52,6 +53,10 @@ class _Terms:
 
     def literal(self, literal: Literal) -> str:
         lexical = str(literal)
+        if literal.datatype == RDF.JSON:  # JSON as it is, no escaped quotes (seams.model.literals)
+            long = long_string(lexical)
+            if long is not None:
+                return f"{long}^^{self.iri(literal.datatype)}"
         quoted = '"' + _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m.group(0), f"\\u{ord(m.group(0)):04X}"),
                                          lexical) + '"'
         if literal.datatype is None or literal.datatype == XSD.string:

@@ -21,16 +21,19 @@ from seams.importer.build import Existing, Source, key_of
 from seams.importer.dmn_read import DMN_NAMESPACES, read_dmn
 from seams.importer.forms import read_form_json
 from seams.model.payloads import parse_xml
+from seams.project.limits import LimitError, read_regular_file
 
 MAX_FILE_BYTES = 20_000_000
 
 
 def read_file(path: Path) -> bytes:
+    """A regular file's bytes, at most MAX_FILE_BYTES: a FIFO, a device (``/dev/zero``) or a
+    socket is refused before a byte is read, so nothing handed to ``--from`` can stall or
+    exhaust the command."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ProjectError(f"{path}: larger than {MAX_FILE_BYTES} bytes; refused")
-        return path.read_bytes()
+        return read_regular_file(path, max_bytes=MAX_FILE_BYTES)
+    except LimitError as exc:
+        raise ProjectError(f"{path}: {exc}; expected a .bpmn, .dmn or .form file") from None
     except FileNotFoundError:
         raise ProjectError(f"{path}: file not found") from None
     except IsADirectoryError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -337,7 +337,7 @@ class _Parser:
         hours, minutes, seconds, fraction, offset = found.groups()
         zone = None
         if offset == "Z":
-            zone = timezone.utc
+            zone = UTC
         elif offset:
             sign = -1 if offset[0] == "-" else 1
             zone = timezone(sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6])))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from seams.lang.values import (
@@ -61,7 +61,7 @@ def _microseconds(kind: str, value: object) -> int:
     if kind == DATE_TIME:
         return (value - _EPOCH) // _MICROSECOND  # type: ignore[operator]
     if kind == ZONED_DATE_TIME:
-        return (value - _EPOCH.replace(tzinfo=timezone.utc)) // _MICROSECOND  # type: ignore[operator]
+        return (value - _EPOCH.replace(tzinfo=UTC)) // _MICROSECOND  # type: ignore[operator]
     assert isinstance(value, time)
     since_midnight = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
     offset = value.utcoffset()

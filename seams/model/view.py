@@ -19,6 +19,7 @@ from rdflib.collection import Collection
 from rdflib.term import Node as Term
 
 from seams import vocab as V
+from seams.display import one_line
 from seams.project.limits import LimitError, loads_json
 
 if TYPE_CHECKING:
@@ -262,6 +263,13 @@ def _text(graph: Graph, s: Term, p: URIRef) -> str | None:
     return str(value) if value is not None else None
 
 
+def _label(graph: Graph, s: Term) -> str | None:
+    """An ``rdfs:label`` as it is shown: on one line, without control characters
+    (seams.display.one_line); labels name things, they carry no data."""
+    value = _text(graph, s, V.RDFS.label)
+    return one_line(value) if value is not None else None
+
+
 def _sorted(nodes) -> tuple:
     return tuple(sorted(set(nodes), key=str))
 
@@ -295,7 +303,7 @@ def _examples(graph: Graph, task: URIRef) -> tuple[Example, ...]:
     for node in graph.objects(task, V.example):
         examples.append(Example(
             node=_node(node),
-            label=_text(graph, node, V.RDFS.label),
+            label=_label(graph, node),
             given=_json_or_error(graph.value(node, V.given)),
             replies=_json_or_error(graph.value(node, V.replies)),
             expect=_json_or_error(graph.value(node, V.expect)),
@@ -312,7 +320,7 @@ def _scenarios(graph: Graph, process: URIRef) -> tuple[Scenario, ...]:
                         values=_json_or_error(graph.value(s, V.values)))
              for s in graph.objects(node, V.submits)), key=lambda s: (str(s.task), str(s.node))))
         scenarios.append(Scenario(
-            node=_node(node), label=_text(graph, node, V.RDFS.label),
+            node=_node(node), label=_label(graph, node),
             given=_json_or_error(graph.value(node, V.given)), submits=submits,
             replies=_json_or_error(graph.value(node, V.replies)),
             expect_end=_text(graph, node, V.expectEnd),
@@ -444,7 +452,7 @@ def _output_mappings(element: etree._Element) -> tuple[tuple[str, str], ...]:
 
 def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
     """The view of a model's union graph and its parsed payloads, in one pass."""
-    labels = {s: str(o) for s, o in g.subject_objects(V.RDFS.label) if isinstance(s, URIRef)}
+    labels = {s: one_line(str(o)) for s, o in g.subject_objects(V.RDFS.label) if isinstance(s, URIRef)}
 
     variables = {
         s: Variable(iri=s, name=_text(g, s, V.name), datatype=_ref(g.value(s, V.datatype)), label=labels.get(s))

@@ -8,19 +8,15 @@ from __future__ import annotations
 
 import math
 import re
-import sys
+import tomllib
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from seams.errors import ProjectError
 from seams.fs import CONFIG_NAME as CONFIG_NAME  # defined once, for every layer
 from seams.project.limits import DEFAULT_PAYLOAD_BYTES, LimitError, loads_toml, path_text_problem
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 GRAPH_ROLES = ("seams", "ontology", "shapes")
 DEFAULT_TIMEOUT = 300
@@ -38,6 +34,38 @@ class ProposeConfig:
     timeout: float = DEFAULT_TIMEOUT
 
 
+# an xsd:dayTimeDuration as job settings spell it (PT30S, PT5M, P1DT2H, PT0.5S): no years or months,
+# whose length in milliseconds depends on the calendar
+_DAY_TIME_DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
+MAX_DURATION_MS = 366 * 24 * 3600 * 1000  # a job setting longer than a year is a typo
+
+
+def duration_ms(text: str) -> int | None:
+    """The milliseconds an ISO 8601 day-time duration (``PT30S``, ``PT5M``, ``P1DT2H``) names,
+    rounded down; None when ``text`` is not one, is zero, or exceeds a year."""
+    match = _DAY_TIME_DURATION.match(text)
+    if match is None or text in ("P", "PT") or text.endswith("T"):
+        return None
+    days, hours, minutes, seconds = match.groups()
+    total = (Decimal(days or 0) * 86400 + Decimal(hours or 0) * 3600 + Decimal(minutes or 0) * 60
+             + Decimal(seconds or 0)) * 1000
+    ms = int(total)
+    return ms if 0 < ms <= MAX_DURATION_MS else None
+
+
+@dataclass(frozen=True)
+class WorkersConfig:
+    """``[workers]``: the job settings of every generated worker task that its model does not
+    set itself (docs/generators.md, "Job settings"); None leaves the built-in default."""
+
+    job_timeout_ms: int | None = None
+    max_jobs: int | None = None
+    retries: int | None = None
+    retry_backoff_ms: int | None = None
+    retry_backoff_max_ms: int | None = None
+    tenant_ids: tuple[str, ...] | None = None
+
+
 @dataclass(frozen=True)
 class Config:
     base: str
@@ -50,6 +78,7 @@ class Config:
     payload_bytes: int = DEFAULT_PAYLOAD_BYTES
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT
     generated_cases: int = DEFAULT_GENERATED_CASES
+    workers: WorkersConfig = WorkersConfig()
 
 
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -58,7 +87,12 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "propose": {"provider": str, "model": str, "timeout": (int, float)},
     "limits": {"payload_bytes": int, "lock_timeout": (int, float)},
     "acceptance": {"generated_cases": int},
+    "workers": {"job_timeout": str, "max_jobs": int, "retries": int, "retry_backoff": str,
+                "retry_backoff_max": str, "tenant_ids": list},
 }
+TENANT_ID = re.compile(r"^[A-Za-z0-9_.@-]{1,128}$")  # the seam shapes hold seam:tenantId to the same
+MAX_JOBS = 1000  # running jobs per task and process; the seam shapes hold seam:maxJobs to the same
+MAX_RETRIES = 1000
 
 
 def _check_table(path: Path, name: str, table: Any, allowed: dict[str, Any]) -> dict[str, Any]:
@@ -120,6 +154,7 @@ def parse_config(path: Path) -> Config:
     if not 0 <= generated_cases <= MAX_GENERATED_CASES:
         raise ProjectError(f"{path}: acceptance.generated_cases must be a whole number from 0 to "
                            f"{MAX_GENERATED_CASES}, not {generated_cases}")
+    workers = _workers(path, _check_table(path, "workers", data.get("workers", {}), _SCHEMA["workers"]))
     _check_iri(path, "project.base", project["base"])
     for role, iri in graphs.items():
         _check_iri(path, f"model.graphs.{role}", iri)
@@ -141,7 +176,31 @@ def parse_config(path: Path) -> Config:
         payload_bytes=payload_bytes,
         lock_timeout=float(lock_timeout),
         generated_cases=generated_cases,
+        workers=workers,
     )
+
+
+def _workers(path: Path, table: dict[str, Any]) -> WorkersConfig:
+    """``[workers]`` checked key by key, each message naming the key and the value."""
+    durations: dict[str, int] = {}
+    for key in ("job_timeout", "retry_backoff", "retry_backoff_max"):
+        if key in table:
+            ms = duration_ms(table[key])
+            if ms is None:
+                raise ProjectError(f"{path}: workers.{key} must be an ISO 8601 duration above zero and at most a "
+                                   f"year, in days, hours, minutes and seconds (like PT30S or PT5M), not "
+                                   f"{table[key][:40]!r}")
+            durations[key] = ms
+    for key, low, high in (("max_jobs", 1, MAX_JOBS), ("retries", 1, MAX_RETRIES)):
+        if key in table and not low <= table[key] <= high:
+            raise ProjectError(f"{path}: workers.{key} must be a whole number from {low} to {high}, not {table[key]}")
+    tenants = table.get("tenant_ids")
+    if tenants is not None and not all(isinstance(t, str) and TENANT_ID.match(t) for t in tenants):
+        raise ProjectError(f"{path}: workers.tenant_ids must be a list of tenant ids (letters, digits, _ . @ -)")
+    return WorkersConfig(
+        job_timeout_ms=durations.get("job_timeout"), max_jobs=table.get("max_jobs"), retries=table.get("retries"),
+        retry_backoff_ms=durations.get("retry_backoff"), retry_backoff_max_ms=durations.get("retry_backoff_max"),
+        tenant_ids=tuple(tenants) if tenants is not None else None)
 
 
 def _check_iri(path: Path, key: str, value: str) -> None:

@@ -15,8 +15,10 @@ not re-locked. See docs/edit.md.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -52,8 +54,7 @@ def project_lock(root: Path, *, timeout: float, command: str = "seams") -> Itera
     descriptor = _open(root)
     try:
         _acquire(descriptor, root, timeout, command)
-        os.ftruncate(descriptor, 0)
-        os.pwrite(descriptor, f"{os.getpid()} {command}\n".encode(), 0)
+        _record_holder(descriptor, command)
         _held[root] = 1
         try:
             yield
@@ -76,9 +77,28 @@ def _open(root: Path) -> int:
         else:
             os.write(ignore, b"*\n")
             os.close(ignore)
-        return os.open(lock_path(root), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        # O_NONBLOCK: a FIFO planted at .seams/lock must not wait for a writer; checked below
+        descriptor = os.open(lock_path(root), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK,
+                             0o666)
     except OSError as error:
-        raise ProjectError(f"{lock_path(root)}: cannot open the project lock: {error.strerror}") from None
+        hint = ("free some space and run it again" if error.errno in (errno.ENOSPC, errno.EDQUOT)
+                else "remove it if it is not a regular file")
+        raise ProjectError(f"{lock_path(root)}: cannot open the project lock: {error.strerror}; {hint}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ProjectError(f"{lock_path(root)}: the project lock must be a regular file; remove it")
+    return descriptor
+
+
+def _record_holder(descriptor: int, command: str) -> None:
+    """Write who holds the lock, for a waiting command's message. The record is a courtesy:
+    on a full disk (ENOSPC) or a read-only file system the lock is still held, so the
+    command goes on and fails, if at all, where it writes its own files, with its own line."""
+    try:
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"{os.getpid()} {command}\n".encode(), 0)
+    except OSError:
+        pass
 
 
 def _acquire(descriptor: int, root: Path, timeout: float, command: str) -> None:

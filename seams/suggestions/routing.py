@@ -74,15 +74,21 @@ class RoutingTable:
                          for rule in suggestion.rules))
 
 
-def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion) -> RoutingResult:
+def check_routing(model: Model, candidate: Candidate, suggestion: Suggestion, *,
+                  trace: Trace | None = None) -> RoutingResult:
     """Compare the original and the suggested routing on every sample input."""
-    return compare_routing(model, candidate, RoutingTable.of(suggestion), dict(suggestion.conditions))
+    return compare_routing(model, candidate, RoutingTable.of(suggestion), dict(suggestion.conditions), trace=trace)
+
+
+Trace = list[tuple[dict[str, object], list[str], list[str] | None]]
+"""Each sample input run, with the flows taken before and after (None: no single answer after)."""
 
 
 def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
-                    conditions: dict[str, str]) -> RoutingResult:
+                    conditions: dict[str, str], *, trace: Trace | None = None) -> RoutingResult:
     """The candidate's (original) conditions against ``decision`` followed by the new
-    ``conditions`` (flow id -> condition text over the decision's output)."""
+    ``conditions`` (flow id -> condition text over the decision's output); every sample run is
+    appended to ``trace`` when one is given (the review page shows them, seams_cli's suggest --show)."""
     names = sorted(set(decision.inputs) | set(candidate.names))
     tests = {name: [parse_unary_tests(entries[i], where=name) for entries, _ in decision.rules
                     for i, n in enumerate(decision.inputs) if n == name] for name in names}
@@ -119,6 +125,8 @@ def compare_routing(model: Model, candidate: Candidate, decision: RoutingTable,
             except ExpressionError as exc:
                 findings.append(_stopped(candidate, env, exc))
                 continue
+            if trace is not None:
+                trace.append((env, before, after))
             if before != after:
                 flow = next(f for f in order if (f in before) != (f in after))
                 findings.append(Finding(KIND, candidate.element_id, flow,

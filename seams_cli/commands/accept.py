@@ -6,7 +6,9 @@ This command is the way back to green. It runs the task's acceptance items
 on the module as it is now, in a scratch copy exactly as ``seams propose``
 judges a draft, and only if they all pass records the module: a record with
 ``"by": "hand"`` and no provider or template, so ``draft-stale`` still fires
-when a fact the handler depends on changes later. Lines: docs/propose.md.
+when a fact the handler depends on changes later. A drafted module that is
+byte for byte its record and only stale keeps its drafted record, with the
+new context hash (``refreshed``): nobody wrote it by hand. Lines: docs/propose.md.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 
-from seams.checks.handler_drafts import hand_record, record_draft
+from seams.checks.handler_drafts import BY_HAND, hand_record, handler_imports, record_draft
 from seams.errors import ProjectError
 from seams.model.context import context_for
 from seams.model.loading import load_model
@@ -65,7 +67,19 @@ def run(args: argparse.Namespace) -> int:
     if target.read_bytes() != data:  # edited again while its tests ran: that version was not judged
         raise ProjectError(f"{module} changed while its tests ran; run seams accept {task.handler} again")
     with project_lock(project.root, timeout=project.config.lock_timeout, command="seams accept"):
+        imports = handler_imports(project, target)
+        previous = next((r for r in read_lock(project).drafts
+                         if r.get("task") == str(task.iri) and r.get("module") == module), None)
+        if previous is not None and previous.get("by") != BY_HAND and previous.get("sha256") == digest:
+            # an untouched draft that is only stale: still the provider's draft, now for this context
+            record = {**previous, "context_hash": context.hash}
+            record.pop("imports", None)
+            if imports:
+                record["imports"] = dict(sorted(imports.items()))
+            record_draft(project, record)
+            say(f"refreshed {module} (the draft is unchanged; its record now has this context)")
+            return 0
         record_draft(project, hand_record(task=str(task.iri), module=module, context_hash=context.hash,
-                                          sha256=digest))
+                                          sha256=digest, imports=imports))
     say(f"recorded {module}")
     return 0

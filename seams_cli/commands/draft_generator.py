@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     def ask() -> DraftAnswer:
         text = call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                             llm_model=llm_model, cwd=project.root)
+                             llm_model=llm_model, project_root=project.root)
         return parse_answer(strip_fence(text))
 
     answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask,  # kept once the golden test passed

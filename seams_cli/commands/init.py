@@ -244,7 +244,7 @@ def _report_created(target: Path, base: str, plan: Plan, payloads, files: dict[s
     cd = f"cd {shown} && " if shown != "." else ""
     print("next:")
     if imported:
-        steps = [(f"{cd}seams check", "lists what to fill in: datatypes, reads and writes, bindings"),
+        steps = [(f"{cd}seams check", "lists what to fill in: datatypes, reads and writes, examples"),
                  ("seams generate", "once the model is complete: stubs and decisions"),
                  ("pytest -q", "every gate, as CI runs them")]
     else:

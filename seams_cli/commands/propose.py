@@ -15,9 +15,9 @@ import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from pytest_seams.acceptance import acceptance_source
-from seams.checks.handler_drafts import draft_record, with_draft
+from seams.checks.handler_drafts import BY_HAND, draft_record, handler_imports, with_draft
 from seams.checks.shapes_wellformed import wellformedness_findings
 from seams.errors import SeamsError
 from seams.generators.stubs import stub_source
@@ -28,7 +28,6 @@ from seams.model.view import Task
 from seams.project.layout import Project, load_project
 from seams.project.lock import Lock, lock_bytes, read_lock
 from seams.project.project_lock import project_lock
-from seams.project.writes import write_all
 from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.llm.provider import (
     add_provider_arguments,
@@ -49,6 +48,9 @@ from seams_cli.llm.provider import (
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
 from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
+from seams_edit.files import apply
+from seams_edit.undo import undo_dir
+from seams_runtime.acceptance_source import acceptance_source
 
 __all__ = ["add_arguments", "run", "build_prompt", "call_provider", "quote", "strip_fence"]
 
@@ -117,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     draft, _ = cached_answer(
         lambda: read_cached(cached_path),
         lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                                         llm_model=llm_model, cwd=project.root)),
+                                         llm_model=llm_model, project_root=project.root)),
         lambda text: write_cached(project.cache_dir, cached_path, text),
         refresh=args.refresh, rejected=rejected_marker(cached_path))
     data = draft.encode("utf-8")
@@ -140,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
                              "run seams propose again")
         _write_accepted(project, target, data, draft_record(
             task=str(task.iri), module=module, context_hash=context.hash, template=TEMPLATE,
-            provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record()))
+            provider=provider, sha256=digest, llm_model=llm_model, sandbox=sandbox.record(),
+            imports=handler_imports(project, target)))
     say(f"wrote {module}")
     return 0
 
@@ -152,6 +155,9 @@ def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, forc
     if not force:
         raise SeamsError(f"{module} exists; use --force to replace it")
     record = next((r for r in lock.drafts if r.get("task") == str(task.iri) and r.get("module") == module), None)
+    if record is not None and record.get("by") == BY_HAND:
+        raise SeamsError(f"{module} was reviewed and accepted by hand (seams.lock: \"by\": \"hand\"); "
+                         f"--force never replaces it: use --overwrite to replace it (seams undo takes it back)")
     if record is not None and record.get("sha256") == hashlib.sha256(target.read_bytes()).hexdigest():
         return
     why = "was edited since its record in seams.lock" if record is not None else "has no record in seams.lock"
@@ -159,7 +165,9 @@ def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, forc
                      f"or --overwrite to replace it")
 
 
-def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, str]) -> None:
-    """Write the module and the lock (re-read now, under the project lock) together, or neither."""
+def _write_accepted(project: Project, target: Path, data: bytes, record: dict[str, Any]) -> None:
+    """Write the module and the lock (re-read now, under the project lock) together, or neither,
+    through the one write path: ``seams undo`` puts back the module it replaced (or removes
+    the new one) and the lock as they were."""
     lock = lock_bytes(with_draft(read_lock(project), record))
-    write_all({target: data, project.lock_path: lock}, shown=project.relative)
+    apply(project.root, {target: data, project.lock_path: lock}, undo_dir=undo_dir(project.root))

@@ -1,7 +1,7 @@
 """``seams run PROCESS``: one instance on the embedded engine, from the command line.
 
 The way to try a model before any engine is set up (docs/cli.md, "seams
-run"): the process runs on pytest_seams.engine, exactly as a scenario item
+run"): the process runs on seams_runtime.engine, exactly as a scenario item
 runs it (seams' conditions, the generated decisions, the project's handlers
 behind the sandbox boundary). Each user task's form is asked at the terminal,
 every answer judged by seams.forms.form_problems (the engine's own check of a form)
@@ -21,18 +21,21 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
-from datetime import date
-from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
 from seams.errors import ProjectError, ResolutionError
 from seams.project.layout import load_project
+from seams_cli.additions import json_text
 from seams_cli.lifetime import command_model
 
 
 class RunInputError(ProjectError):
     """Data given to ``seams run`` that the model refuses (exit 2)."""
+
+
+variables_json = json_text
+"""The run's values as JSON lines show them (seams_cli.additions.json_text)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scenario", metavar="LABEL", default=None,
                         help="run with a seam:scenario's start variables, user task data and replies "
                              "(the options above win), then hold the run to the scenario")
+    parser.add_argument("--save-scenario", metavar="LABEL", default=None,
+                        help="keep this run as a seam:scenario of the process: its start variables, what each "
+                             "user task submitted, the replies, the end event, the flows and the final variables "
+                             "(added through seams_edit; seams undo takes it back)")
+    parser.add_argument("--html", metavar="FILE", default=None,
+                        help="also write the run as one HTML page: the path on the diagram, each step with the "
+                             "variables after it, the decisions with the rules that matched")
     parser.add_argument("--project", metavar="DIR",
                         help="the project directory (default: the nearest seams.toml upwards)")
     parser.add_argument("--model", metavar="TRIG",
@@ -56,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pytest_seams.engine import find_process, run_instance
+    from seams_runtime.engine import find_process, run_instance
 
     project = load_project(args.project, model=args.model)
     answers = _json_file(args.answers, "--answers") if args.answers is not None else None
@@ -72,12 +82,24 @@ def run(args: argparse.Namespace) -> int:
         printer = StepPrinter(process, sys.stdout)
         forms = FormAsker(model, process, tasks, answers, printer, sys.stdin, sys.stdout,
                           answers_name=args.answers, scenario=plan)
+        if args.save_scenario is not None:
+            refuse_repeated_label(process, args.save_scenario)
         result = run_instance(project, model, process, given=given, user_task_data=forms,
                               replies=replies, on_step=printer.step)
         printer.flush(result.error_element)
+        if args.html is not None:
+            _write_html(Path(args.html), model, process, result, given)
     if not result.ok:
         print(f"seams run: stopped at {result.error_element or 'the start'}: {result.error}", file=sys.stderr)
     print(f"variables {variables_json(result.variables)}", flush=True)
+    if args.save_scenario is not None:
+        if not result.ok:
+            raise RunInputError("--save-scenario: the run stopped before an end event; only a run that ended "
+                                "is kept as a scenario")
+        where = save_scenario(project, model, process, args.save_scenario, given=given, replies=replies,
+                              result=result)
+        print(f"saved scenario {_quoted(args.save_scenario)} of {model.qname(process.iri)} ({where}); "
+              "seams undo takes it back", flush=True)
     if plan is None:
         return 0 if result.ok else 1
     from seams.scenarios import scenario_problems
@@ -88,6 +110,18 @@ def run(args: argparse.Namespace) -> int:
     if not problems:
         print(f"scenario {_quoted(plan.label)}: as expected", flush=True)
     return 1 if problems or not result.ok else 0
+
+
+def _write_html(path: Path, model: Any, process: Any, result: Any, given: Mapping[str, Any]) -> None:
+    """``--html FILE``: the run's page (seams.render.pages), written atomically; ``html <FILE>``."""
+    from seams.fs import atomic_write
+    from seams.render.pages import run_page
+
+    try:
+        atomic_write(path, run_page(model, process, result, given).encode("utf-8"))
+    except OSError as exc:
+        raise ProjectError(f"{path}: cannot write the run's page: {exc.strerror or exc}") from None
+    print(f"html {path}", flush=True)
 
 
 def scenario(model: Any, process: Any, label: str) -> Any:
@@ -156,32 +190,17 @@ def start_variables(model: Any, text: str | None) -> dict[str, Any]:
 
 def binding_replies(model: Any, process: Any, replies: Mapping[str, Any] | None,
                     out: IO[str]) -> dict[str, Any]:
-    """What each binding of the process's service tasks answers: ``--replies`` (by binding
-    name), else the reply of the first example (by label) of the first task (by IRI) that
-    gives one; each default is printed, so the run says where its data came from."""
-    view = model.view
-    tasks = sorted((t for t in view.service_tasks() if t.process == process.iri), key=lambda t: str(t.iri))
-    names: dict[str, tuple[Any, Any]] = {}  # binding name -> (task, binding)
-    for task in tasks:
-        for iri in task.uses:
-            binding = view.bindings.get(iri)
-            if binding is not None and binding.name:
-                names.setdefault(binding.name, (task, binding))
-    chosen: dict[str, Any] = {}
-    for name in sorted(replies or {}):
-        if name not in names:
-            raise RunInputError(f"--replies: {name!r} is no binding of a service task of "
-                                f"{process.element_id} (bindings: {', '.join(sorted(names)) or 'none'})")
-        chosen[name] = replies[name]  # type: ignore[index]
-    for name in sorted(set(names) - set(chosen)):
-        for task in tasks:
-            example = next((e for e in task.examples
-                            if isinstance(e.replies, dict) and name in e.replies), None)
-            if example is not None:
-                chosen[name] = example.replies[name]
-                print(f"reply {name} {variables_json(chosen[name])} "
-                      f"(example {_quoted(example.label)} of {model.qname(task.iri)})", file=out)
-                break
+    """What each binding answers (seams_runtime.run_replies); each default taken from an
+    example is printed, so the run says where its data came from."""
+    from seams_runtime.run_replies import binding_replies as chosen_replies
+
+    try:
+        chosen, defaults = chosen_replies(model, process, replies)
+    except ProjectError as exc:
+        raise RunInputError(str(exc)) from None
+    for default in defaults:
+        print(f"reply {default.binding} {variables_json(default.reply)} "
+              f"(example {_quoted(default.example)} of {default.task})", file=out)
     return chosen
 
 
@@ -227,8 +246,7 @@ class FormAsker:
         self.answers_name = answers_name
 
     def __call__(self, info: Any) -> dict[str, Any]:
-        from seams.forms import form_fields
-        from seams_cli.form_prompts import submitted
+        from seams.forms import form_fields, submitted
 
         self.printer.arriving(info.element_id)
         task = self.tasks.get(info.element_id)
@@ -350,15 +368,42 @@ def _quoted(text: str | None) -> str:
     return json.dumps(text, ensure_ascii=False) if text else ""
 
 
-def variables_json(value: Any) -> str:
-    """JSON with sorted keys; a Decimal as its digits (12.5, not "12.5"), a date as its ISO text."""
-    if isinstance(value, Mapping):
-        items = sorted((str(k), v) for k, v in value.items())
-        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {variables_json(v)}" for k, v in items) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(variables_json(v) for v in value) + "]"
-    if isinstance(value, Decimal):
-        return str(value) if value.is_finite() else json.dumps(str(value))
-    if isinstance(value, date):
-        return json.dumps(value.isoformat())
-    return json.dumps(value, ensure_ascii=False, default=str)
+# ------------------------------------------------------------------ --save-scenario
+
+
+def refuse_repeated_label(process: Any, label: str) -> None:
+    if not label.strip():
+        raise RunInputError("--save-scenario: a scenario needs a label")
+    if any(s.label == label for s in process.scenarios):
+        raise RunInputError(f"--save-scenario: {process.element_id} has a scenario {label!r} already; "
+                            "choose another label")
+
+
+def save_scenario(project: Any, model: Any, process: Any, label: str, *, given: Mapping[str, Any],
+                  replies: Mapping[str, Any], result: Any) -> str:
+    """The run as a ``seam:scenario`` of the process (docs/scenarios.md), added to the model."""
+    from rdflib import BNode, Literal
+    from rdflib.namespace import RDFS
+
+    from seams import vocab as V
+    from seams_cli.additions import add_to_model, graph_of, json_literal
+
+    tasks = {t.element_id: t for t in model.view.tasks.values() if t.process == process.iri and t.element_id}
+    graph = graph_of(model, process.iri)
+    node = BNode()
+    quads = [(process.iri, V.scenario, node, graph), (node, RDFS.label, Literal(label), graph)]
+    if given:
+        quads.append((node, V.given, json_literal(dict(given)), graph))
+    for step in result.steps:
+        task = tasks.get(step.element_id)
+        if step.kind in ("userTask", "manualTask") and task is not None:
+            submission = BNode()
+            quads += [(node, V.submits, submission, graph), (submission, V.task, task.iri, graph),
+                      (submission, V.values, json_literal(dict(step.outputs)), graph)]
+    if replies:
+        quads.append((node, V.replies, json_literal(dict(replies)), graph))
+    if result.end_event:
+        quads.append((node, V.expectEnd, Literal(result.end_event), graph))
+    quads.append((node, V.expectFlows, json_literal(result.flows), graph))
+    quads.append((node, V.expect, json_literal(dict(result.variables)), graph))
+    return add_to_model(project, model, quads, command="seams run")

@@ -38,6 +38,7 @@ from seams_cli.llm.provider import (
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.suggest.build import change_files
 from seams_cli.workflows.suggest.kinds import FLOWS, KindFlow
+from seams_cli.workflows.suggest.review import review_page, show, write_review
 from seams_cli.workflows.suggest.scratch_check import check_in_scratch
 from seams_cli.workflows.suggest.store import (
     PREFIX_PATTERN,
@@ -82,6 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--accept", metavar="ID", type=suggestion_id_argument,
                       help="apply a pending suggestion (its id, or a unique prefix of at least 6 hex digits) "
                            "through seams_edit (seams undo reverts it)")
+    mode.add_argument("--show", metavar="ID", type=suggestion_id_argument,
+                      help="write the review page of a pending suggestion (diagrams before and after, tables, "
+                           "conditions, routing samples, diffs) and print where it is")
     parser.add_argument("--kind", choices=list(KIND_NAMES), default=None,
                         help="ask for this kind of change only (default: every kind the model has candidates for)")
     add_provider_arguments(parser)
@@ -94,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     llm_model = chosen_llm_model(args.llm_model, project.config)  # an empty name is refused in every mode
     if args.list:
         return _list(project)
+    if args.show:
+        return show(project, resolve_id(project, args.show))
     if args.accept:
         # under the lock: a second accept of the same id waits, then finds it gone
         with project_lock(project.root, timeout=project.config.lock_timeout, command="seams suggest"):
@@ -138,7 +144,7 @@ def _offer(project, model, flow: KindFlow, candidates: list, args: argparse.Name
     response, _ = cached_answer(
         lambda: read_cache(project, key),
         lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                              llm_model=llm_model, cwd=project.root),
+                              llm_model=llm_model, project_root=project.root),
         lambda text: write_cache(project, key, text, about),
         refresh=args.refresh, rejected=rejected_path(project, key))
     try:
@@ -250,9 +256,11 @@ def _accept(project, prefix: str) -> int:
             raise GeneratorError(f"suggestion {ident}: {verdict.gate} failed in the changed model",
                                  details=list(verdict.lines))
     verify_stored(project, entry, files)  # exactly the bytes whose diffs were stored, or nothing
+    page = review_page(project, model, entry)  # made while the "before" files are still there
     record = apply(project.root, files, undo_dir=undo_dir(project.root))
     say(f"applied {ident}")
     for path in sorted(project.relative(p) for p in record.changed):
         say(f"wrote {path}")
     remove_pending(project, ident)
+    say(f"review {project.relative(write_review(project, page, ident))}")
     return 0

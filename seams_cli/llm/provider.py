@@ -20,14 +20,14 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
+import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TypeVar
 
 from seams.errors import ProjectError, ProviderError
-from seams.fs import atomic_write
+from seams.fs import atomic_write, resolve_inside
 from seams.processes import kill_group, wait_unreaped
 from seams.project.config import CONFIG_NAME, Config
 from seams.project.writes import WriteError
@@ -140,19 +140,43 @@ def _last_line(stderr: bytes) -> str:
     return f": {lines[-1][:200]}" if lines else ""
 
 
-def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str | None,
-                  cwd: Path, max_output: int = MAX_OUTPUT) -> str:
-    """Run ``command`` with ``prompt`` on stdin; its stdout, as text, is the answer.
-
-    Escape codes and one trailing newline are removed; a fenced block is
-    left for :func:`strip_fence`. Every failure is a ProviderError.
-    """
+def provider_argv(command: str, project_root: Path) -> list[str]:
+    """The provider command as an argument list (split as a shell would, run without one).
+    A word that names a file of the project by a relative path (``provider/recorded.py``,
+    ``answer.sh``: a word with a slash or a dot) becomes its absolute path, since the provider
+    runs in an empty folder of its own (:func:`call_provider`)."""
     try:
         argv = shlex.split(command)
     except ValueError as exc:
         raise ProviderError(f"provider command {command!r} cannot be split: {exc}") from None
     if not argv:
         raise ProviderError("provider command is empty")
+    root = project_root.resolve()
+    resolved = []
+    for word in argv:
+        looks_like_a_file = not word.startswith("-") and not Path(word).is_absolute() \
+            and ("/" in word or "." in Path(word).name)
+        candidate = resolve_inside(root, word) if looks_like_a_file else None
+        resolved.append(str(candidate) if candidate is not None and candidate.is_file() else word)
+    return resolved
+
+
+def call_provider(command: str, prompt: str, *, timeout: float, llm_model: str | None,
+                  project_root: Path, max_output: int = MAX_OUTPUT) -> str:
+    """Run ``command`` with ``prompt`` on stdin; its stdout, as text, is the answer.
+
+    The provider's working directory is a new empty temporary folder, removed
+    after the call: a provider that cleans "its" folder cannot touch the
+    project. Escape codes and one trailing newline are removed; a fenced block
+    is left for :func:`strip_fence`. Every failure is a ProviderError.
+    """
+    argv = provider_argv(command, project_root)
+    with tempfile.TemporaryDirectory(prefix="seams-provider-") as folder:
+        return _call(argv, prompt, timeout=timeout, llm_model=llm_model, cwd=Path(folder), max_output=max_output)
+
+
+def _call(argv: list[str], prompt: str, *, timeout: float, llm_model: str | None, cwd: Path,
+          max_output: int) -> str:
     name = argv[0]
     terminal = _foreground_terminal()
     try:
@@ -231,9 +255,7 @@ def _foreground_terminal() -> int | None:
 def _group_options(terminal: int | None) -> dict:
     if terminal is None:
         return {"start_new_session": True}
-    if sys.version_info >= (3, 11):
-        return {"process_group": 0}
-    return {"preexec_fn": os.setpgrp}  # pragma: no cover - Python 3.10
+    return {"process_group": 0}
 
 
 def _hand_terminal(terminal: int, group: int) -> None:

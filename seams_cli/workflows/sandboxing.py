@@ -1,6 +1,6 @@
 """Which sandbox judges drafted code, for the commands that run it (propose, draft-generator).
 
-Drafted code runs only in a sandbox (:mod:`pytest_seams.sandbox`): the first
+Drafted code runs only in a sandbox (:mod:`seams_runtime.sandbox`): the first
 backend that works here, else the command refuses before the provider is
 asked, with one line saying how to get one. ``--no-sandbox`` is the explicit
 way to run it without (docs/propose.md says what that gives up).
@@ -12,8 +12,8 @@ import argparse
 import os
 from collections.abc import Mapping
 
-from pytest_seams.sandbox import AUTO, NONE, SANDBOX_ENV, Sandbox, SandboxUnavailable, choose
 from seams.errors import ProjectError
+from seams_runtime.sandbox import AUTO, NONE, SANDBOX_ENV, Sandbox, SandboxUnavailable, choose
 
 BACKEND_NAMES = ("bubblewrap", "namespaces")
 

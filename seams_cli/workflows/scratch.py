@@ -10,7 +10,7 @@ large unrelated tree costs nothing and nothing private is copied along.
 The session that runs in the copy gets a scrubbed environment (an
 allow-list again: only what finding Python and decoding text need), and the
 session runner puts HOME and TMPDIR inside the copy. The drafted code itself
-runs in sandboxed executor processes (``pytest_seams.sandbox``) that see a
+runs in sandboxed executor processes (``seams_runtime.sandbox``) that see a
 read-only copy of what they import and never the project.
 """
 

@@ -14,6 +14,7 @@ from rdflib.namespace import RDF, XSD
 from rdflib.term import BNode, Identifier, Literal, URIRef
 
 from seams.errors import EditError
+from seams.model.literals import long_string
 from seams_edit.trig.mimic import Layout
 
 # a conservative PN_LOCAL: what every Turtle reader (rdflib included) takes unescaped
@@ -57,6 +58,10 @@ class TermWriter:
 
     def literal(self, literal: Literal) -> str:
         lexical = str(literal)
+        if literal.datatype == RDF.JSON:  # JSON as it is, no escaped quotes (seams.model.literals)
+            long = long_string(lexical)
+            if long is not None:
+                return f"{long}^^{self.iri(literal.datatype)}"
         quoted = '"' + _NEEDS_ESCAPE.sub(_escape_char, lexical) + '"'
         if literal.language:
             return f"{quoted}@{literal.language}"

@@ -9,7 +9,15 @@ import json
 import subprocess
 import tempfile
 
-from pytest_seams.sandbox import CPU_SECONDS, MEMORY_BYTES, Launch, Sandbox, executor_source, python_command, python_env
+from seams_runtime.sandbox import (
+    CPU_SECONDS,
+    MEMORY_BYTES,
+    Launch,
+    Sandbox,
+    executor_source,
+    python_command,
+    python_env,
+)
 
 
 class Unsandboxed(Sandbox):

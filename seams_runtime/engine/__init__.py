@@ -14,10 +14,10 @@ means exactly what ``seams check`` and the generators mean
   memory) with the decision's inputs, and writes its outputs to the
   variables the model maps them to;
 * a service task calls the project's handler behind the sandbox boundary
-  of acceptance (pytest_seams.sandbox: an executor process, JSON over a
+  of acceptance (seams_runtime.sandbox: an executor process, JSON over a
   pipe, binding calls answered by the judge from the run's ``replies``),
   with the very functions the acceptance items call
-  (pytest_seams.handler_checks.call_handle), and its outputs are checked
+  (seams_runtime.handler_checks.call_handle), and its outputs are checked
   against the task's contract before they become variables;
 * a user task takes what ``user_task_data`` returns for it, checked against
   its form shape's fields (datatype, required, ``sh:in``, bounds, pattern).
@@ -61,16 +61,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pytest_seams.engine.errors import EngineRefused
-from pytest_seams.engine.prepare import Prepared, find_process, prepared
-from pytest_seams.engine.runtime import MAX_STEPS, Runtime
 from seams.forms import form_fields, form_problems, submitted_problems
 from seams.runs import FormField, RunResult, Step, UserTaskInfo
+from seams_runtime.engine.errors import EngineRefused
+from seams_runtime.engine.prepare import Prepared, find_process, prepared
+from seams_runtime.engine.runtime import MAX_STEPS, Runtime
 
 if TYPE_CHECKING:
-    from pytest_seams.acceptance import TaskSpec
     from seams.model.loading import Model
     from seams.project.layout import Project
+    from seams_runtime.task_specs import TaskSpec
 
 __all__ = ["MAX_STEPS", "EngineRefused", "FormField", "Prepared", "RunResult", "Step", "UserTaskInfo",
            "find_process", "form_fields", "form_problems", "run_instance", "submitted_problems"]

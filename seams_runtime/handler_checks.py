@@ -1,6 +1,6 @@
 """The acceptance items' judging: the checks the acceptance items run, in the standard library only.
 
-An item calls these in-process, and :func:`pytest_seams.acceptance.acceptance_source`
+An item calls these in-process, and :func:`seams_runtime.acceptance_source.acceptance_source`
 copies their source text (``inspect.getsource`` of everything in :data:`RUNTIME`)
 into a self-contained pytest module, so "the acceptance tests" an LLM reads in the propose
 prompt are exactly the code that judges its draft. Hence the rules for this module:

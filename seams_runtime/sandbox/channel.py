@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from pytest_seams.sandbox import Launch, Sandbox, code_copy, current
+from seams_runtime.sandbox import Launch, Sandbox, code_copy, current
 
 LINE_LIMIT = 16 << 20  # bytes of one message
 STDERR_LIMIT = 4000

@@ -3,7 +3,7 @@
 The loop runs one ready task at a time (document order among parallel
 ones, as SpiffWorkflow lists them), asks ``user_task_data`` before a user
 task runs, and records a :class:`seams.runs.Step` after each BPMN element.
-A :class:`pytest_seams.engine.spiff.ScenarioStop` from any element ends the
+A :class:`seams_runtime.engine.spiff.ScenarioStop` from any element ends the
 run with its line in ``RunResult.error``; SpiffWorkflow's own errors are
 caught and reported the same way, naming the element.
 """
@@ -18,14 +18,14 @@ from SpiffWorkflow.bpmn.workflow import BpmnWorkflow
 from SpiffWorkflow.exceptions import SpiffWorkflowException
 from SpiffWorkflow.util.task import TaskState
 
-from pytest_seams.engine.errors import ScenarioStop
-from pytest_seams.engine.spiff import SeamsScriptEngine
 from seams import vocab as V
 from seams.errors import ExpressionError
 from seams.runs import RunResult, Step, UserTaskInfo
+from seams_runtime.engine.errors import ScenarioStop
+from seams_runtime.engine.spiff import SeamsScriptEngine
 
 if TYPE_CHECKING:
-    from pytest_seams.engine.prepare import Prepared
+    from seams_runtime.engine.prepare import Prepared
 
 MAX_STEPS = 10_000
 """Most elements one run may pass through: a process that loops for ever stops here."""
@@ -177,9 +177,9 @@ class Runtime:
         return submitted
 
     def service(self, task: Any) -> None:
-        from pytest_seams.handler_checks import call_handle
-        from pytest_seams.sandbox import SandboxUnavailable
-        from pytest_seams.sandbox.channel import ExecutorGone
+        from seams_runtime.handler_checks import call_handle
+        from seams_runtime.sandbox import SandboxUnavailable
+        from seams_runtime.sandbox.channel import ExecutorGone
 
         element = task.task_spec.bpmn_id
         mtask = self.ready.tasks.get(element)
@@ -222,7 +222,7 @@ class Runtime:
     def _executor(self, spec: Any) -> Any:
         if self.executor_for is not None:
             return self.executor_for(spec)
-        from pytest_seams.sandbox.channel import Executor
+        from seams_runtime.sandbox.channel import Executor
 
         package = spec.module.partition(".")[0]
         source = spec.handlers_parent / package

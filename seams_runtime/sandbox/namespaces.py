@@ -23,7 +23,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from pytest_seams.sandbox import (
+from seams_runtime.sandbox import (
     CPU_SECONDS,
     MEMORY_BYTES,
     Launch,

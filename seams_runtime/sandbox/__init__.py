@@ -3,7 +3,7 @@
 The judge (the pytest session that decides: items, reports, results) runs
 trusted code only. Drafted code -- a handler's ``handle``, a generator's
 ``extract`` -- runs in an *executor* process that gets its inputs and sends
-its outputs as JSON over a pipe (:mod:`pytest_seams.sandbox.channel`). This
+its outputs as JSON over a pipe (:mod:`seams_runtime.sandbox.channel`). This
 package starts that process inside one of these backends, behind one small
 interface (:class:`Sandbox`), so a macOS ``sandbox-exec`` profile can be
 added as one more backend:
@@ -118,8 +118,8 @@ def python_dirs() -> list[Path]:
 
 
 def backends() -> list[Sandbox]:
-    from pytest_seams.sandbox.bubblewrap import Bubblewrap
-    from pytest_seams.sandbox.namespaces import Namespaces
+    from seams_runtime.sandbox.bubblewrap import Bubblewrap
+    from seams_runtime.sandbox.namespaces import Namespaces
 
     return [Bubblewrap(), Namespaces()]
 
@@ -127,7 +127,7 @@ def backends() -> list[Sandbox]:
 @cache
 def choose(mode: str = AUTO) -> Sandbox:
     """The backend ``mode`` names (see the module doc), or SandboxUnavailable."""
-    from pytest_seams.sandbox.unsandboxed import Unsandboxed
+    from seams_runtime.sandbox.unsandboxed import Unsandboxed
 
     if mode == NONE:
         return Unsandboxed()

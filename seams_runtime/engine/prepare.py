@@ -1,6 +1,6 @@
 """What a process needs before any instance runs, built once per model and process.
 
-The BPMN is parsed into a SpiffWorkflow spec (pytest_seams.engine.spiff),
+The BPMN is parsed into a SpiffWorkflow spec (seams_runtime.engine.spiff),
 every flow condition is parsed with seams.lang.condition, the decisions
 module is rendered from the model and loaded, and each service task's
 acceptance spec is looked up: a scenario item or a ``seams run`` then only
@@ -16,18 +16,18 @@ from weakref import WeakKeyDictionary
 
 from rdflib import URIRef
 
-from pytest_seams.engine.errors import EngineRefused
-from pytest_seams.engine.spiff import parse_spec
 from seams import vocab as V
 from seams.errors import ExpressionError, ResolutionError
+from seams_runtime.engine.errors import EngineRefused
+from seams_runtime.engine.spiff import parse_spec
 
 if TYPE_CHECKING:
-    from pytest_seams.acceptance import TaskSpec
     from seams.generators.decisions import DecisionCall
     from seams.lang.condition import Condition
     from seams.model.loading import Model
     from seams.model.view import Process, Task
     from seams.project.layout import Project
+    from seams_runtime.task_specs import TaskSpec
 
 
 RUNS = frozenset({"startEvent", "endEvent", "userTask", "manualTask", "task", "serviceTask",
@@ -77,7 +77,7 @@ class Prepared:
 
     def task_spec(self, element_id: str) -> TaskSpec:
         if element_id not in self._task_specs:
-            from pytest_seams.acceptance import task_spec
+            from seams_runtime.task_specs import task_spec
 
             self._task_specs[element_id] = task_spec(self.project, self.model, self.tasks[element_id])
         return self._task_specs[element_id]

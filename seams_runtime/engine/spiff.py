@@ -1,7 +1,7 @@
 """The SpiffWorkflow side of the engine: the parser, the task specs seams decides in, the script engine.
 
 SpiffWorkflow keeps the tokens; at each element that decides something its
-spec hands over to the run's :class:`pytest_seams.engine.runtime.Runtime`
+spec hands over to the run's :class:`seams_runtime.engine.runtime.Runtime`
 (reached through the workflow's script engine): a service task to the
 handler, a business-rule task to the decision, an exclusive gateway to seams'
 conditions. The script engine itself evaluates nothing: SpiffWorkflow's own
@@ -21,7 +21,7 @@ from SpiffWorkflow.bpmn.specs.defaults import ExclusiveGateway
 from SpiffWorkflow.bpmn.specs.mixins.bpmn_spec_mixin import BpmnSpecMixin
 from SpiffWorkflow.util.task import TaskState
 
-from pytest_seams.engine.errors import EngineRefused, ScenarioStop
+from seams_runtime.engine.errors import EngineRefused, ScenarioStop
 
 if TYPE_CHECKING:
     from seams.model.payloads import PayloadFile

@@ -21,7 +21,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from pytest_seams.sandbox import (
+from seams_runtime.sandbox import (
     CPU_SECONDS,
     MEMORY_BYTES,
     SANDBOX_UID,
