@@ -199,7 +199,8 @@ def test_every_kind_is_offered_accepted_checked_and_undone(tmp_path, capsys):
         f"{merge} merge-shapes ex:ReviewForm+ex:HrReviewForm fresh",
         f"{anchor} gist-anchor ex:LeaveBalance fresh"])
 
-    assert run(capsys, root, "--accept", merge) == (0, [f"applied {merge}", "wrote model/model.trig"], [])
+    assert run(capsys, root, "--accept", merge) == (0, [f"applied {merge}", "wrote model/model.trig",
+                                                        f"review .seams/review/{merge}.html"], [])
     text = trig.read_text()
     assert text.count("seam:form ex:ReviewShape .") == 2
     assert "ex:ReviewForm a sh:NodeShape" not in text and "ex:HrReviewForm" not in text
@@ -219,7 +220,8 @@ def test_every_kind_is_offered_accepted_checked_and_undone(tmp_path, capsys):
     assert trig.read_bytes() == before  # byte for byte
 
     code, out, err = run(capsys, root, "--accept", anchor[:8])  # fresh again after the undo
-    assert (code, out, err) == (0, [f"applied {anchor}", "wrote model/model.trig"], [])
+    assert (code, out, err) == (0, [f"applied {anchor}", "wrote model/model.trig",
+                                    f"review .seams/review/{anchor}.html"], [])
     assert "        rdfs:comment \"How many days of one leave type an employee has left.\" ;\n" \
            "        rdfs:subClassOf gist:Magnitude .\n" in trig.read_text()
     assert trig.read_text().replace("an employee has left.\" ;\n        rdfs:subClassOf gist:Magnitude .\n",
