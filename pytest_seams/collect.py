@@ -7,7 +7,7 @@ Item names (stable; the session runner and ``expected_items`` rely on them)::
     seams.toml::scenario[<label>]                          (one per seam:scenario, docs/scenarios.md)
     seams.toml::generated-stale | ::generated-hand-edited | ::draft-stale | ::draft-hand-edited
                                                                      (only with --seams-check)
-    seams.toml::routing                                  (only with --seams-suggestion=PATH)
+    seams.toml::routing | forms                          (only with --seams-suggestion=PATH)
 
 The model is loaded once per file, when it is collected; a project that
 cannot load fails the collection with one line. ``--seams-only model`` keeps
@@ -74,9 +74,9 @@ class SeamsFile(pytest.File):
         self._findings: dict[Source, list] = {}
         yield from gate_items(self, items.model_gates)
         if items.routing:
-            from pytest_seams.routing import routing_item
+            from pytest_seams.routing import suggestion_items
 
-            yield routing_item(self, suggestion)
+            yield from suggestion_items(self, suggestion)
         for name, spec in items.tasks:
             yield TaskNode.from_parent(self, name=name, spec=spec)
         yield from scenario_items(self, list(items.scenarios))

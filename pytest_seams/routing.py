@@ -1,4 +1,4 @@
-"""``seams.toml::routing``: the routing gate of a pending suggestion, as an item.
+"""``seams.toml::routing`` and ``seams.toml::forms``: the gate of a pending suggestion, as an item.
 
 Collected only with ``--seams-suggestion=PATH`` (PATH: the suggestion's
 record, ``suggestion.json``), in a project the suggestion has already
@@ -7,7 +7,11 @@ scratch copy beside the model gates, so every verdict on a model change
 comes from item reports (docs/architecture.md, D-every-gate-an-item). The
 item compares the gateway's original conditions, kept in the record, with
 the changed model's own routing (seams.suggestions.routing.routing_of_record)
-and reports the number of samples it ran as the fact ``samples``.
+and reports the number of samples it ran as the fact ``samples``. A
+``merge-shapes`` record gets the forms item instead (each old shape's
+verdicts on sample records, kept in the record, against the merged shape's
+in the changed model: seams.suggestions.form_acceptance), a ``gist-anchor``
+record no item: the kind's gate comes from seams.checks.registry.SUGGESTION_GATES.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from pytest_seams.items import GateItem
-from seams.checks.registry import ROUTING
+from seams.checks.registry import FORMS, ROUTING, SUGGESTION_GATES
 
 MAX_RECORD = 1_000_000  # bytes of a suggestion record read; a real one is a few kilobytes
 
@@ -58,6 +62,29 @@ class RoutingItem(GateItem):
             self.fail_with(result.findings)
 
 
+class FormsItem(RoutingItem):
+    """What each merged form accepts, before and after the change."""
+
+    gate = FORMS.name
+
+    def runtest(self) -> None:
+        from seams.errors import SeamsError
+        from seams.findings import Finding
+        from seams.suggestions.form_acceptance import forms_of_record
+
+        try:
+            record = _read_record(self.record)
+            result = forms_of_record(cast(_ModelOwner, self.parent).model, record)
+        except SeamsError as exc:
+            self.fail_with([Finding(self.gate, self.subject, None, str(exc))])
+        self.facts = {"samples": result.samples}
+        if result.findings:
+            self.fail_with(result.findings)
+
+
+_ITEMS = {ROUTING.name: RoutingItem, FORMS.name: FormsItem}
+
+
 def _read_record(path: Path) -> dict:
     from seams.errors import SeamsError
 
@@ -76,9 +103,26 @@ def _read_record(path: Path) -> dict:
     return record
 
 
-def routing_item(parent, option: str) -> RoutingItem:
-    """The item for ``--seams-suggestion=option`` (a path relative to the invocation directory)."""
+def suggestion_items(parent, option: str) -> list[RoutingItem]:
+    """The item of ``--seams-suggestion=option`` (a path relative to the invocation directory):
+    the gate of the record's kind, none for a kind without one. A record that cannot be read
+    gets the routing item, which fails naming why."""
+    from seams.errors import SeamsError
+
     record = Path(option)
     if not record.is_absolute():
         record = Path(parent.config.invocation_params.dir) / record
-    return RoutingItem.from_parent(parent, name=ROUTING.name, record=record, subject=record.name)
+    try:
+        kind = _read_record(record).get("kind")
+    except SeamsError:
+        kind = None
+    gate = SUGGESTION_GATES.get(kind, ROUTING) if isinstance(kind, str) else ROUTING
+    if isinstance(kind, str) and kind not in SUGGESTION_GATES and _known_kind(kind):
+        return []
+    return [_ITEMS[gate.name].from_parent(parent, name=gate.name, record=record, subject=record.name)]
+
+
+def _known_kind(kind: str) -> bool:
+    from seams.suggestions.kinds import KIND_NAMES
+
+    return kind in KIND_NAMES

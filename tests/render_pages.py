@@ -47,7 +47,8 @@ def make_pages(folder: Path) -> dict[str, Path]:
     handler = answer.strip().removeprefix("```python").removesuffix("```").strip() + "\n"
     (project / "handlers" / "record_leave.py").write_text(handler, encoding="utf-8")
     seams = [sys.executable, "-m", "seams_cli"]
-    ident = re.findall(r"^suggestion ([0-9a-f]{64})$", _run([*seams, "suggest"], project), flags=re.M)[-1]
+    ident = re.findall(r"^suggestion ([0-9a-f]{64})$", _run([*seams, "suggest", "--kind", "condition-to-dmn"], project),
+                       flags=re.M)[-1]
     review = re.findall(r"^review (\S+)$", _run([*seams, "suggest", "--show", ident], project), flags=re.M)[-1]
     run_html, coverage_html = folder / "run.html", folder / "coverage.html"
     _run([*seams, "run", "Leave request", "--scenario", RUN_SCENARIO, "--html", str(run_html)], project)

@@ -57,7 +57,8 @@ def test_a_named_llm_model_still_lists_and_reports_no_candidates(tmp_path, capsy
     root = copy_example(tmp_path)
     _without_candidates(root)
     provider = _failing_provider(tmp_path)
-    assert main(["suggest", "--project", str(root), "--provider", provider, "--llm-model", "m1"]) == 0
+    assert main(["suggest", "--project", str(root), "--provider", provider, "--llm-model", "m1",
+                 "--kind", "condition-to-dmn"]) == 0
     assert capsys.readouterr().out.splitlines() == [NO_CANDIDATES]
     assert main(["suggest", "--list", "--project", str(root), "--llm-model", "m1"]) == 0
     assert capsys.readouterr().out.splitlines() == ["no pending suggestions"]

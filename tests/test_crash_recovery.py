@@ -31,7 +31,7 @@ def suggested(tmp_path_factory) -> tuple[Path, str]:
     """The example with one pending suggestion (made once: it runs a scratch session)."""
     root = copy_example(tmp_path_factory.mktemp("crash"))
     provider = f"{sys.executable} {FIXTURES / 'provider.py'} {FIXTURES / 'escalate.json'}"
-    result = run_seams("suggest", "--provider", provider, cwd=root)
+    result = run_seams("suggest", "--kind", "condition-to-dmn", "--provider", provider, cwd=root)
     assert result.returncode == 0, result.stderr
     return root, result.stdout.splitlines()[-2].removeprefix("suggestion ")
 

@@ -79,7 +79,7 @@ def test_each_version_loads_checks_generates_and_takes_an_accepted_suggestion(tm
     assert decision_findings(model) == []
     assert main(["check", "--project", str(root)]) == 0
 
-    assert main(["suggest", "--project", str(root), "--provider", PROVIDER]) == 0
+    assert main(["suggest", "--project", str(root), "--kind", "condition-to-dmn", "--provider", PROVIDER]) == 0
     ident = capsys.readouterr().out.splitlines()[-2].removeprefix("suggestion ")
     assert main(["suggest", "--project", str(root), "--accept", ident]) == 0
     text = (root / "model" / "leave.dmn").read_text(encoding="utf-8")

@@ -62,7 +62,7 @@ def test_a_package_in_the_project_follows_the_model_through_a_reviewed_update(ex
     first = _pytest(root)
     assert first.returncode == 0, first.stdout[-3000:]  # golden items found the project's model
 
-    suggested = run_seams("suggest", "--provider", f"{sys.executable} {FIXTURES / 'provider.py'} "
+    suggested = run_seams("suggest", "--kind", "condition-to-dmn", "--provider", f"{sys.executable} {FIXTURES / 'provider.py'} "
                           f"{FIXTURES / 'escalate.json'}", cwd=root)
     ident = suggested.stdout.splitlines()[-2].removeprefix("suggestion ")
     assert run_seams("suggest", "--accept", ident[:8], cwd=root).returncode == 0

@@ -79,7 +79,7 @@ def test_deep_json_from_the_provider_is_refused_by_suggest_every_time(project, t
     before = snapshot(project)
     provider = f"{sys.executable} {SUGGEST_PROVIDER} {answer}"
     for _ in range(2):  # the answer is cached: the second run reads it from the cache
-        result = run_seams("suggest", "--provider", provider, cwd=project)
+        result = run_seams("suggest", "--kind", "condition-to-dmn", "--provider", provider, cwd=project)
         one_line(result, 1, "seams suggest: answer: not one JSON object", "nested deeper than the limit of 64")
     assert snapshot(project) == before
 
@@ -242,7 +242,8 @@ def test_full_disk_while_storing_a_suggestion_stores_nothing(tmp_path, monkeypat
     before = snapshot(root)
     answer = Path(__file__).parent / "fixtures" / "suggest" / "escalate.json"
     _disk_full_after(monkeypatch, store, "atomic_write", 2)  # the cache and one diff, then full
-    assert main(["suggest", "--project", str(root), "--provider", f"{sys.executable} {SUGGEST_PROVIDER} {answer}"]) == 1
+    assert main(["suggest", "--project", str(root), "--kind", "condition-to-dmn",
+                 "--provider", f"{sys.executable} {SUGGEST_PROVIDER} {answer}"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot write: No space left on device" in err, err
     assert snapshot(root) == before
@@ -256,7 +257,8 @@ def test_full_disk_while_storing_a_suggestion_stores_nothing(tmp_path, monkeypat
 def pending(tmp_path, capsys) -> tuple[Path, str]:
     root = copy_example(tmp_path)
     answer = Path(__file__).parent / "fixtures" / "suggest" / "escalate.json"
-    assert main(["suggest", "--project", str(root), "--provider", f"{sys.executable} {SUGGEST_PROVIDER} {answer}"]) == 0
+    assert main(["suggest", "--project", str(root), "--kind", "condition-to-dmn",
+                 "--provider", f"{sys.executable} {SUGGEST_PROVIDER} {answer}"]) == 0
     ident = capsys.readouterr().out.splitlines()[-2].removeprefix("suggestion ")
     return root, ident
 

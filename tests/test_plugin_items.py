@@ -127,6 +127,9 @@ def test_example_and_contract_name_what_the_body_did_wrong(pytester, project):
         ("seam:writes", "example 'unpaid leave is booked': undeclared output(s) returned: extra"),
         ("sh:pattern", "example 'unpaid leave is booked': output 'booking_ref': 'XX-BK-2001' does not "
                        "match '^BK-[0-9]+$' (sh:property of ex:BookingShape)"),
+        # the example's rebooking shape constrains booking_ref alike (a merge-shapes candidate)
+        ("sh:pattern", "example 'unpaid leave is booked': output 'booking_ref': 'XX-BK-2001' does not "
+                       "match '^BK-[0-9]+$' (sh:property of ex:RebookingShape)"),
     ]
     assert reports[RECORD_LEAVE[3]].longreprtext.splitlines()[0] == (
         "contract ex:RecordLeave seam:reads: example 'annual leave is booked': read input "

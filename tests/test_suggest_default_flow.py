@@ -150,7 +150,7 @@ def test_the_rewrite_keeps_the_default_flow_untouched(root, model, tmp_path):
 
 def test_accept_then_generate_then_check_is_clean(tmp_path, capsys):
     root = _default_flow_copy(tmp_path)
-    assert main(["suggest", "--project", str(root), "--provider", f"{PROVIDER} {ANSWER_FILE}"]) == 0
+    assert main(["suggest", "--project", str(root), "--kind", "condition-to-dmn", "--provider", f"{PROVIDER} {ANSWER_FILE}"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[3:8] == ["gateway Gateway_Escalate", "shapes passed", "decisions passed",
                         "routing kept (21 samples)", "generate passed"]
@@ -166,7 +166,7 @@ def test_the_cli_rejects_the_wrong_table_naming_flow_and_input(tmp_path, capsys)
     root = _default_flow_copy(tmp_path)
     answer = tmp_path / "answer.json"
     answer.write_text(ANSWER_FILE.read_text(encoding="utf-8").replace("20", "19"), encoding="utf-8")
-    assert main(["suggest", "--project", str(root), "--provider", f"{PROVIDER} {answer}"]) == 1
+    assert main(["suggest", "--project", str(root), "--kind", "condition-to-dmn", "--provider", f"{PROVIDER} {answer}"]) == 1
     out, err = capsys.readouterr()
     assert out.splitlines()[-1] == "routing changed (24 samples)"  # 18 joins the days samples
     assert err.splitlines()[:2] == [

@@ -49,7 +49,7 @@ def test_cache_round_trip_and_a_damaged_entry_is_a_miss(tmp_path):
 def test_pending_entries_round_trip_and_incomplete_ones_are_not_listed(tmp_path):
     project = load_project(copy_example(tmp_path))
     ident = "a" * 64
-    pending = Pending(id=ident, kind="condition-to-dmn", gateway="Gateway_Escalate", model_hash="h",
+    pending = Pending(id=ident, kind="condition-to-dmn", subject="Gateway_Escalate", model_hash="h",
                       template="suggest-v1.txt", provider="p", llm_model=None, files=("model/model.trig",),
                       suggestion={"rules": [{"then": Decimal("2.5"), "when": {}}]})
     entry = store_pending(project, pending, {"model/model.trig": b"diff\n"})

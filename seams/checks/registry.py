@@ -113,6 +113,16 @@ ROUTING = Gate("routing", Source("seams.suggestions.routing", "routing_of_record
 copy the suggestion changed (``seams suggest``, ``seams suggest --accept``); its function
 takes the changed model and the record, so ``seams check`` never runs it."""
 
+FORMS = Gate("forms", Source("seams.suggestions.form_acceptance", "forms_of_record", False), ("forms",),
+             option="--seams-suggestion=PATH",
+             about="a pending merge-shapes suggestion keeps what each merged form accepts (sample records at "
+                   "each constraint's boundaries, old shape vs. the merged one)")
+"""The gate of a pending ``merge-shapes`` change, collected as ROUTING is for ``condition-to-dmn``."""
+
+SUGGESTION_GATES: dict[str, Gate] = {"condition-to-dmn": ROUTING, "merge-shapes": FORMS}
+"""The gate each kind of suggestion adds to the model gates in its scratch session (a kind not
+listed adds none: ``gist-anchor`` is judged by the model gates alone)."""
+
 GOLDEN_GATE_NAMES: tuple[str, ...] = ("golden", "determinism", "parses", "sources")
 """The items of a generator package's golden file (pytest_seams.golden; docs/generators.md)."""
 DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
@@ -121,7 +131,7 @@ DRAFT_RULE_NAMES: tuple[str, ...] = ("extract", "no-logic", "restated-label")
 
 CHECK_GATES: tuple[Gate, ...] = (*MODEL_GATES, *LOCK_GATES)
 """What ``seams check`` runs, in the order it prints."""
-CORE_GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING)
+CORE_GATES: tuple[Gate, ...] = (*CHECK_GATES, ROUTING, FORMS)
 """The gates the core defines; layers above add theirs through the ``seams_gates`` hook."""
 MODEL_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in MODEL_GATES)
 LOCK_GATE_NAMES: tuple[str, ...] = tuple(gate.name for gate in LOCK_GATES)

@@ -116,13 +116,18 @@ class Suggestion:
 
 def parse_answer(text: str, model: Model, candidates: list[Candidate]) -> Suggestion:
     """The answer text (fence already stripped) as a validated Suggestion."""
+    return parse_object(decode_answer(text), model, candidates)
+
+
+def decode_answer(text: str) -> Any:
+    """An answer's JSON (fence already stripped), within the size and depth caps; every kind reads
+    its answer with this."""
     if len(text) > MAX_ANSWER:
         raise GeneratorError(f"answer: longer than {MAX_ANSWER} characters")
     try:
-        data = loads_json(text, parse_float=Decimal, parse_constant=_no_constant)
+        return loads_json(text, parse_float=Decimal, parse_constant=_no_constant)
     except ValueError as exc:
         raise GeneratorError(f"answer: not one JSON object ({exc})") from None
-    return parse_object(data, model, candidates)
 
 
 def _no_constant(name: str) -> None:
@@ -218,6 +223,16 @@ def feel_literal(value: object) -> str:
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     raise GeneratorError(f"no FEEL literal for {value!r}")
+
+
+def json_type(value: Any) -> str:
+    """How an answer's value is named in a refusal (``an object``, ``a string``)."""
+    return _json_type(value)
+
+
+def one_line(value: Any, key: str) -> str:
+    """A non-empty one-line string of the answer, else a GeneratorError naming ``key``."""
+    return _string(value, key)
 
 
 def _json_type(value: Any) -> str:

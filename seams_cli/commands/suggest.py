@@ -1,10 +1,11 @@
-"""``seams suggest``: ask the provider for a model change, check it, keep it pending; list; accept.
+"""``seams suggest``: ask the provider for model changes, check them, keep them pending; list; accept.
 
-The LLM only proposes (docs/architecture.md, D-llm-proposes): its answer is parsed and validated
-(seams.suggestions.answer), the change is built by code (seams_cli.workflows.suggest.build),
-checked in a scratch copy by one pytest session of the model gates (shapes,
-decisions, generation) and the routing item, which runs both versions of the
-gateway on sample inputs (routing kept), and stored under
+The LLM only proposes (docs/architecture.md, D-llm-proposes). For each kind
+of change (seams_cli.workflows.suggest.kinds: condition-to-dmn, merge-shapes,
+gist-anchor) the model offers candidates for, its answer is parsed and
+validated (seams.suggestions), the change is built by code, checked in a
+scratch copy by one pytest session of the model gates of the gate registry
+and the kind's own gate (routing kept, forms kept), and stored under
 ``.seams/suggestions/<id>/``. Only ``--accept ID`` writes the model, through
 seams_edit with undo. Output lines and exit codes: docs/suggest.md.
 """
@@ -13,16 +14,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import sys
 from dataclasses import replace
 
-from seams.errors import GeneratorError, ResolutionError
+from seams.checks.registry import MODEL_GATES
+from seams.errors import GeneratorError, ResolutionError, SeamsError
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.project.project_lock import project_lock
-from seams.suggestions.answer import KIND, parse_answer, parse_object
-from seams.suggestions.candidates import candidate_for, find_candidates
-from seams.suggestions.routing import original_conditions
-from seams_cli.llm.prompting import fill, load_template
+from seams.suggestions.answer import KIND, decode_answer
+from seams.suggestions.kinds import KIND_NAMES
 from seams_cli.llm.provider import (
     add_provider_arguments,
     add_refresh_argument,
@@ -37,12 +38,11 @@ from seams_cli.llm.provider import (
     say_provider,
     strip_fence,
 )
-from seams_cli.llm.provider import (
-    cache_key as key_of,
-)
+from seams_cli.llm.provider import cache_key as key_of
 from seams_cli.options import add_project_arguments
-from seams_cli.workflows.suggest.build import build_change, change_files
-from seams_cli.workflows.suggest.prompt import FOLLOW_UP, TEMPLATE, build_follow_up, prompt_values
+from seams_cli.workflows.suggest.build import change_files
+from seams_cli.workflows.suggest.kinds import FLOWS, KindFlow
+from seams_cli.workflows.suggest.prompt import FOLLOW_UP, build_follow_up, prompt_values
 from seams_cli.workflows.suggest.review import review_page, show, write_review
 from seams_cli.workflows.suggest.scratch_check import check_in_scratch
 from seams_cli.workflows.suggest.store import (
@@ -66,9 +66,9 @@ from seams_edit import apply
 from seams_edit.files import read_or_none
 from seams_edit.undo import undo_dir
 
-EXIT_CODES = {ResolutionError: 1}
+EXIT_CODES: dict[type, int] = {ResolutionError: 1}
 """A name in the answer (or an id) the model does not have is a rejection (exit 1), not a usage error."""
-NO_CANDIDATES = "no candidates: every gateway condition reads decision outputs"
+NO_CANDIDATES = FLOWS[KIND].no_candidates
 SHORT_ID = 12  # hex digits of the id shown in the accept hint: unique in practice, short to type
 
 
@@ -84,14 +84,15 @@ def suggestion_id_argument(text: str) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--list", action="store_true",
-                      help="list pending suggestions: id, kind, gateway, fresh|stale")
+                      help="list pending suggestions: id, kind, subject, fresh|stale")
     mode.add_argument("--accept", metavar="ID", type=suggestion_id_argument,
                       help="apply a pending suggestion (its id, or a unique prefix of at least 6 hex digits) "
                            "through seams_edit (seams undo reverts it)")
     mode.add_argument("--show", metavar="ID", type=suggestion_id_argument,
                       help="write the review page of a pending suggestion (diagrams before and after, tables, "
                            "conditions, routing samples, diffs) and print where it is")
-    parser.add_argument("--kind", choices=[KIND], default=KIND, help=f"the kind of change (default: {KIND})")
+    parser.add_argument("--kind", choices=list(KIND_NAMES), default=None,
+                        help="ask for this kind of change only (default: every kind the model has candidates for)")
     add_provider_arguments(parser)
     add_refresh_argument(parser)
     add_tries_argument(parser)
@@ -114,38 +115,65 @@ def run(args: argparse.Namespace) -> int:
 
 def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     model = load_model(project)
-    candidates = find_candidates(model)
-    if not candidates:
-        say(NO_CANDIDATES)
+    flows = [FLOWS[args.kind]] if args.kind else list(FLOWS.values())
+    offered = [(flow, candidates) for flow in flows if (candidates := flow.find(model))]
+    if not offered:
+        for flow in flows:
+            say(flow.no_candidates)
         return 0
     provider = chosen_provider(args.provider, project.config)
-    tries = chosen_tries(args.tries, project.config)
-    values = prompt_values(model, candidates)
+    code = 0
+    for flow, candidates in offered:
+        if len(offered) == 1:
+            return _offer(project, model, flow, candidates, args, provider, llm_model)
+        try:  # several kinds: a refused one is reported and the others still offered
+            _offer(project, model, flow, candidates, args, provider, llm_model)
+        except SeamsError as exc:
+            print(f"seams suggest: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                  file=sys.stderr)
+            for line in exc.details:
+                print(line, file=sys.stderr)
+            code = max(code, 1 if isinstance(exc, ResolutionError) else exc.exit_code)  # as EXIT_CODES
+    return code
+
+
+def _offer(project, model, flow: KindFlow, candidates: list, args: argparse.Namespace, provider: str,
+           llm_model: str | None) -> int:
+    """Ask for, check and store one suggestion of ``flow``'s kind. ``--tries`` asks again
+    with the versioned follow-up prompt (the rejected answer and its lines) for
+    condition-to-dmn, the kind that has one (docs/suggest.md)."""
+    tries = chosen_tries(args.tries, project.config) if flow.name == KIND else 1
     previous: tuple[str, list[str]] | None = None  # the rejected response and its lines
     for attempt in range(1, tries + 1):
         if tries > 1:
             say(f"try {attempt} of {tries}")
         if previous is None:
-            template, prompt = TEMPLATE, fill(load_template(TEMPLATE), values)
-            key = cache_key(model.hash, TEMPLATE, provider, llm_model)
+            template, prompt = flow.template, flow.prompt(model, candidates)
+            key = cache_key(model.hash, flow.template, provider, llm_model, flow.key_extra)
         else:
             template = FOLLOW_UP
-            prompt = build_follow_up(values, previous=previous[0], failures=previous[1], previous_try=attempt - 1,
-                                     tries=tries)
+            prompt = build_follow_up(prompt_values(model, candidates), previous=previous[0], failures=previous[1],
+                                     previous_try=attempt - 1, tries=tries)
             key = key_of([model.hash, FOLLOW_UP, provider, f"try {attempt}", _digest(previous[0]),
                           _digest("\n".join(previous[1]))], llm_model=llm_model)
         say(f"template {template}")
         if attempt == 1:
             say_provider(provider, llm_model)
         about = {"model_hash": model.hash, "template": template, "provider": provider,
-                 **({"llm_model": llm_model} if llm_model else {})}
-        response = _answer(project, key, prompt, about, provider, llm_model, refresh=args.refresh)
+                 **({"llm_model": llm_model} if llm_model else {}),
+                 **({"extra": " ".join(flow.key_extra)} if flow.key_extra and previous is None else {})}
+        response, _ = cached_answer(
+            lambda: read_cache(project, key),  # noqa: B023 (called at once, in this iteration)
+            lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,  # noqa: B023
+                                  llm_model=llm_model, project_root=project.root),
+            lambda text: write_cache(project, key, text, about),  # noqa: B023
+            refresh=args.refresh, rejected=rejected_path(project, key))
         try:
-            ident = _check(project, model, candidates, response, provider, llm_model, template)
+            ident = _check(project, model, flow, candidates, response, provider, llm_model, template)
             break
         except (GeneratorError, ResolutionError) as exc:
             # a verdict on the answer: a re-run says the cached answer was rejected before
-            lines = [str(exc), *getattr(exc, "details", ())]
+            lines = [str(exc), *exc.details]
             mark_rejected(project.cache_dir, rejected_path(project, key), lines)
             if attempt == tries:
                 raise
@@ -156,53 +184,57 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
     return 0
 
 
-def _answer(project, key: str, prompt: str, about: dict[str, str], provider: str, llm_model: str | None, *,
-            refresh: bool) -> str:
-    """One try's response: cached under ``key``, else the provider's (then cached at once)."""
-    response, _ = cached_answer(
-        lambda: read_cache(project, key),
-        lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
-                              llm_model=llm_model, project_root=project.root),
-        lambda text: write_cache(project, key, text, about),
-        refresh=refresh, rejected=rejected_path(project, key))
-    return response
-
-
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _check(project, model, candidates, response: str, provider: str, llm_model: str | None,
-           template: str = TEMPLATE) -> str:
+def _check(project, model, flow: KindFlow, candidates: list, response: str, provider: str,
+           llm_model: str | None, template: str | None = None) -> str:
     """Parse, build and check the answer; store it as pending; its id."""
-    suggestion = parse_answer(strip_fence(response), model, candidates)
-    say(f"gateway {suggestion.gateway}")
-    candidate = candidate_for(candidates, model, suggestion.gateway)
-    files = change_files(model, build_change(model, suggestion))
-    ident = suggestion_id(model.hash, template, provider, response, llm_model)
+    suggestion = flow.parse(decode_answer(strip_fence(response)), model, candidates)
+    for line in flow.said(model, suggestion):
+        say(line)
+    files = change_files(model, flow.build(model, suggestion))
+    template = template or flow.template
+    ident = suggestion_id(model.hash, template, provider, response, llm_model, flow.key_extra)
     relpaths = {path: project.relative(path) for path in files}
     old = {path: read_or_none(path) for path in files}
     diffs = {relpaths[p]: unified_diff(relpaths[p], old[p], data) for p, data in files.items()}
-    pending = Pending(id=ident, kind=suggestion.kind, gateway=suggestion.gateway, model_hash=model.hash,
+    extra = flow.record(model, candidates, suggestion)
+    pending = Pending(id=ident, kind=flow.name, subject=flow.subject(model, suggestion), model_hash=model.hash,
                       template=template, provider=provider, llm_model=llm_model,
                       files=tuple(sorted(relpaths.values())), suggestion=suggestion.as_json(),
-                      original_conditions=original_conditions(candidate),
-                      hashes={relpaths[p]: file_hashes(old[p], data, diffs[relpaths[p]]) for p, data in files.items()})
-    verdicts = check_in_scratch(project, model, files, pending.record())
-    routing = verdicts["routing"]
-    samples = routing.facts.get("samples")
-    if not routing.passed:  # the most telling verdict first: a table that routes wrongly
-        _verdict(False, "routing", routing.lines,
-                 failed=f"routing changed ({samples} samples)" if samples is not None else None)
-    for gate in ("shapes", "decisions"):
-        _verdict(verdicts[gate].passed, gate, verdicts[gate].lines)
-    say(f"routing kept ({samples} samples)")
-    _verdict(verdicts["generate"].passed, "generate", verdicts["generate"].lines)
+                      original_conditions=extra.pop("original_conditions", None),
+                      hashes={relpaths[p]: file_hashes(old[p], data, diffs[relpaths[p]]) for p, data in files.items()},
+                      extra=extra)
+    verdicts = check_in_scratch(project, model, files, pending.record(), flow.gate)
+    _report(project, flow, verdicts)
     store_pending(project, pending, diffs)
     for relpath in pending.files:
         say(f"would change {relpath}")
     say(f"suggestion {ident}")
     return ident
+
+
+def _report(project, flow: KindFlow, verdicts: dict) -> None:
+    """Print each gate's verdict; the first failure is a rejection listing its findings.
+
+    The kind's own gate is the most telling, so its failure comes first; otherwise
+    the registry's model gates that judge the model alone (shapes, decisions), then
+    the kind's gate, then those that need the project (generation, engine bindings)."""
+    kind_gate = flow.gate
+    kind_verdict = verdicts[kind_gate.name] if kind_gate is not None else None
+    samples = kind_verdict.facts.get("samples") if kind_verdict is not None else None
+    if kind_verdict is not None and not kind_verdict.passed:
+        _verdict(False, kind_verdict.gate, kind_verdict.lines,
+                 failed=f"{flow.kept} changed ({samples} samples)" if samples is not None else None)
+    gates = [g for g in MODEL_GATES if g.name in verdicts]
+    for gate in (g for g in gates if not g.source.needs_project):
+        _verdict(verdicts[gate.name].passed, gate.name, verdicts[gate.name].lines)
+    if kind_verdict is not None:
+        say(f"{flow.kept} kept ({samples} samples)")
+    for gate in (g for g in gates if g.source.needs_project):
+        _verdict(verdicts[gate.name].passed, gate.name, verdicts[gate.name].lines)
 
 
 def _verdict(ok: bool, gate: str, lines, *, failed: str | None = None) -> None:
@@ -221,28 +253,36 @@ def _list(project) -> int:
         return 0
     current = load_model(project).hash
     for entry in pending:
-        say(f"{entry.id} {entry.kind} {entry.gateway} {'fresh' if entry.model_hash == current else 'stale'}")
+        say(f"{entry.id} {entry.kind} {entry.subject} {'fresh' if entry.model_hash == current else 'stale'}")
     return 0
 
 
 def _accept(project, prefix: str) -> int:
     ident = resolve_id(project, prefix)
     entry = load_pending(project, ident)
+    flow = FLOWS.get(entry.kind)
+    if flow is None:
+        raise GeneratorError(f"suggestion {ident}: unknown kind {entry.kind!r} (kinds: {', '.join(FLOWS)})")
     model = load_model(project)
     if entry.model_hash != model.hash:
         raise GeneratorError(f"suggestion {ident} is stale: the model changed since it was made; "
                              f"run seams suggest again")
-    candidates = find_candidates(model)
-    suggestion = parse_object(entry.suggestion, model, candidates)
+    candidates = flow.find(model)
+    suggestion = flow.parse(entry.suggestion, model, candidates)
     # The stored suggestion is a file under .seams/, so the scratch session that judged it
-    # runs again on it (model gates and routing) rather than trusting that it is the same file;
-    # the original conditions come from the model itself (unchanged: the suggestion is fresh).
-    files = change_files(model, build_change(model, suggestion))
-    original = original_conditions(candidate_for(candidates, model, suggestion.gateway))
-    verdicts = check_in_scratch(project, model, files, replace(entry, original_conditions=original).record())
-    if not verdicts["routing"].passed:
-        raise GeneratorError(f"suggestion {ident} does not keep the routing of {suggestion.gateway}",
-                             details=list(verdicts["routing"].lines))
+    # runs again on it (model gates and the kind's gate) rather than trusting that it is the
+    # same file; what the kind's gate compares with (the gateway's original conditions, the old
+    # forms' verdicts) comes from the model itself (unchanged: the suggestion is fresh).
+    files = change_files(model, flow.build(model, suggestion))
+    extra = flow.record(model, candidates, suggestion)
+    original = extra.pop("original_conditions", None)
+    checked = replace(entry, original_conditions=original, extra=extra)
+    verdicts = check_in_scratch(project, model, files, checked.record(), flow.gate)
+    kind_gate = flow.gate
+    if kind_gate is not None and not verdicts[kind_gate.name].passed:
+        what = (f"does not keep the routing of {entry.subject}" if flow.name == KIND
+                else f"does not keep what {entry.subject} accept")
+        raise GeneratorError(f"suggestion {ident} {what}", details=list(verdicts[kind_gate.name].lines))
     for verdict in verdicts.values():
         if not verdict.passed:
             raise GeneratorError(f"suggestion {ident}: {verdict.gate} failed in the changed model",

@@ -36,6 +36,16 @@ def suggest_subject(prompt: str) -> str:
     return json.loads(data_blocks(prompt)["gateways"])[0]["gateway"]
 
 
+def merge_shapes_subject(prompt: str) -> str:
+    """suggest-merge-shapes-v1: the shapes of the first set of alike shapes, joined by spaces."""
+    return " ".join(shape["iri"] for shape in json.loads(data_blocks(prompt)["alike shapes"])[0])
+
+
+def gist_anchor_subject(prompt: str) -> str:
+    """suggest-gist-anchor-v1: the first class without a gist superclass."""
+    return json.loads(data_blocks(prompt)["unanchored classes"])[0]["iri"]
+
+
 def generator_subject(prompt: str) -> str:
     """draft-generator-v2: the reference output's file name."""
     return data_blocks(prompt)["reference name"].strip("\n")
@@ -49,6 +59,8 @@ SUBJECTS = {
     "suggest-v1.txt": suggest_subject,
     "suggest-v2.txt": suggest_subject,
     "suggest-v3.txt": suggest_subject,
+    "suggest-merge-shapes-v1.txt": merge_shapes_subject,
+    "suggest-gist-anchor-v1.txt": gist_anchor_subject,
 }
 
 # The handler an LLM wrote for ex:RecordLeave from its draft-v1 prompt,
@@ -89,6 +101,25 @@ ESCALATION = """```json
   }
 }
 ```
+"""
+
+# The merge-shapes suggestion for the two alike booking shapes: one shape on the
+# existing class ex:LeaveBooking.
+MERGE_BOOKINGS = """{
+  "kind": "merge-shapes",
+  "shapes": ["ex:BookingShape", "ex:RebookingShape"],
+  "class": {"iri": "ex:LeaveBooking"},
+  "shape": {"iri": "ex:LeaveBookingShape", "label": "Leave booking"}
+}
+"""
+
+# The gist-anchor suggestion for ex:LeaveRebooking.
+ANCHOR_REBOOKING = """{
+  "kind": "gist-anchor",
+  "class": "ex:LeaveRebooking",
+  "superclass": "gist:Event",
+  "reason": "A rebooking happens at a time: booked days are moved to other dates."
+}
 """
 
 # The generator an LLM drafted from reference/variables.md with its
@@ -149,6 +180,8 @@ ANSWERS = {
     ("suggest-v1.txt", "Gateway_Escalate"): ESCALATION,
     ("suggest-v2.txt", "Gateway_Escalate"): ESCALATION,
     ("suggest-v3.txt", "Gateway_Escalate"): ESCALATION,
+    ("suggest-merge-shapes-v1.txt", "ex:BookingShape ex:RebookingShape"): MERGE_BOOKINGS,
+    ("suggest-gist-anchor-v1.txt", "ex:LeaveRebooking"): ANCHOR_REBOOKING,
 }
 
 

@@ -106,7 +106,8 @@ def review_page(project: Project, model: Model, entry: Pending) -> str:
         f"<h3>{_esc(relpath)}</h3>{diff_block(diffs[relpath].decode('utf-8', errors='replace'))}"
         for relpath in ordered)))
     head = Section("What changes", legend(["removed", "added", "changed"] if used else [])
-                   + f"<p>{_esc(entry.kind)} on gateway <code>{_esc(entry.gateway)}</code>; files: "
+                   + f"<p>{_esc(entry.kind)} on {'gateway ' if entry.kind == KIND else ''}"
+                   + f"<code>{_esc(entry.subject)}</code>; files: "
                    + ", ".join(f"<code>{_esc(r)}</code>" for r in entry.files) + "</p>")
     return html_page(f"Suggestion {entry.id[:12]}", f"review before: seams suggest --accept {entry.id[:12]}",
                      [head, *sections], meta={"seams-suggestion": entry.id})

@@ -4,7 +4,7 @@ The project is copied (seams_cli.workflows.scratch), the change is written
 into the copy through seams_edit's one write path, the suggestion's record
 beside it, and one pytest session of the seams plugin runs there with the
 model gates only (``--seams-only model``: shapes, decisions, generate) and
-the routing item of the record (``--seams-suggestion``). Handler acceptance
+the item of the record's kind (``--seams-suggestion``: routing, forms). Handler acceptance
 items are not the suggestion's business (a handler may not be drafted yet,
 and a hanging one must not time out a correct suggestion), so they are not
 even collected. The verdicts are the items' reports (seams_cli.verdicts).
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from seams.checks.registry import MODEL_GATES, ROUTING
+from seams.checks.registry import MODEL_GATES, Gate
 from seams.errors import GeneratorError
 from seams.model.loading import Model
 from seams.project.layout import Project
@@ -28,16 +28,18 @@ from seams_edit import apply
 RECORD_NAME = "suggestion.json"
 
 
-def gates_of(project: Project) -> tuple[str, ...]:
+def gates_of(project: Project, kind_gate: Gate | None) -> tuple[str, ...]:
     """The gates the scratch session collects for ``project``: its model gates (a gate tied to a
-    generator only when the project lists it, seams.checks.registry) and the routing item."""
-    return (*(g.name for g in MODEL_GATES if g.applies(project.config.generators)), ROUTING.name)
+    generator only when the project lists it, seams.checks.registry) and the suggestion kind's gate
+    (routing, forms; none for gist-anchor). Read from the registry, so a gate added there is judged."""
+    own = (kind_gate.name,) if kind_gate is not None else ()
+    return (*(g.name for g in MODEL_GATES if g.applies(project.config.generators)), *own)
 
 
 def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes],
-                     record: Mapping[str, Any]) -> dict[str, GateVerdict]:
+                     record: Mapping[str, Any], kind_gate: Gate | None) -> dict[str, GateVerdict]:
     """Write ``files`` (real project paths) into a scratch copy and run the model gates and
-    the routing item of ``record`` there; the verdicts by gate name."""
+    the item of ``record``'s kind (``kind_gate``) there; the verdicts by gate name."""
     from pytest_seams.runner import run_session
 
     model_dir = model.trig_path.parent
@@ -51,4 +53,4 @@ def check_in_scratch(project: Project, model: Model, files: dict[Path, bytes],
                              args=[f"--seams-suggestion={record_path}"])
         if result.timed_out:
             raise GeneratorError(f"the scratch check timed out after {timeout:g} s")
-        return {v.gate: v for v in gate_verdicts(result, gates_of(project), scratch_root=scratch.root)}
+        return {v.gate: v for v in gate_verdicts(result, gates_of(project, kind_gate), scratch_root=scratch.root)}

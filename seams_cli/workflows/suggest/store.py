@@ -5,8 +5,10 @@ the fields as a compact JSON array of strings, UTF-8 (see
 seams_cli.provider.cache_key; documented in docs/suggest.md), so no two
 different field lists share a key whatever the fields contain.
 
-* cache key: model hash, template, provider command[, LLM model]
-* suggestion id: model hash, template, provider command, response[, LLM model]
+* cache key: model hash, template, provider command[, gist table version][, LLM model]
+* suggestion id: model hash, template, provider command, response[, gist table version][, LLM model]
+
+(the gist table's version only for ``gist-anchor``, whose prompt lists the table).
 
 The LLM model is appended only when one is named, as D-keys (docs/architecture.md)
 asks, so keys made without one keep their value.
@@ -36,6 +38,7 @@ from seams.fs import atomic_write
 from seams.project.layout import Project
 from seams.project.limits import loads_json, read_regular_file
 from seams.project.writes import WriteError
+from seams.suggestions.form_acceptance import FORMS_BEFORE
 from seams.suggestions.routing import ORIGINAL_CONDITIONS
 from seams_cli.llm.provider import cache_key as key_of
 from seams_edit.files import ensure_local_dir, read_or_none
@@ -46,14 +49,19 @@ RECORD_NAME = "suggestion.json"
 ID_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 PREFIX_PATTERN = re.compile(r"^[0-9a-f]{6,64}$")
 MAX_DIFF_BYTES = 64 * 1024 * 1024
+EXTRA_KEYS = (FORMS_BEFORE,)
+"""Record keys a kind's gate reads besides ``original_conditions``."""
 
 
-def cache_key(model_hash: str, template: str, provider: str, llm_model: str | None) -> str:
-    return key_of([model_hash, template, provider], llm_model=llm_model)
+def cache_key(model_hash: str, template: str, provider: str, llm_model: str | None,
+              extra: tuple[str, ...] = ()) -> str:
+    """``extra``: what else the prompt is made from (the gist table's version for gist-anchor)."""
+    return key_of([model_hash, template, provider, *extra], llm_model=llm_model)
 
 
-def suggestion_id(model_hash: str, template: str, provider: str, response: str, llm_model: str | None) -> str:
-    return key_of([model_hash, template, provider, response], llm_model=llm_model)
+def suggestion_id(model_hash: str, template: str, provider: str, response: str, llm_model: str | None,
+                  extra: tuple[str, ...] = ()) -> str:
+    return key_of([model_hash, template, provider, response, *extra], llm_model=llm_model)
 
 
 def suggestions_dir(project: Project) -> Path:
@@ -103,7 +111,7 @@ class Pending:
 
     id: str
     kind: str
-    gateway: str
+    subject: str  # the gateway (condition-to-dmn), the shapes or the class the suggestion is about
     model_hash: str
     template: str
     provider: str
@@ -113,11 +121,17 @@ class Pending:
     original_conditions: dict[str, str] | None = None  # the gateway's conditions before the change
     # per changed file: sha256 of its bytes before and after, and of its stored .diff
     hashes: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # what the kind's gate reads (forms_before)
+
+    @property
+    def gateway(self) -> str:
+        """The subject under the name condition-to-dmn records give it (``gateway``)."""
+        return self.subject
 
     def record(self) -> dict[str, Any]:
-        record = {"id": self.id, "kind": self.kind, "gateway": self.gateway, "model_hash": self.model_hash,
-                  "template": self.template, "provider": self.provider, "files": list(self.files),
-                  "suggestion": self.suggestion}
+        record = {"id": self.id, "kind": self.kind, _subject_key(self.kind): self.subject,
+                  "model_hash": self.model_hash, "template": self.template, "provider": self.provider,
+                  "files": list(self.files), "suggestion": self.suggestion, **self.extra}
         if self.llm_model:
             record["llm_model"] = self.llm_model
         if self.original_conditions is not None:
@@ -145,15 +159,21 @@ def load_pending(project: Project, suggestion: str) -> Pending:
     path = suggestions_dir(project) / suggestion / RECORD_NAME
     try:
         data = loads_json(path.read_text(encoding="utf-8"), parse_float=Decimal)
-        return Pending(id=data["id"], kind=data["kind"], gateway=data["gateway"],
+        return Pending(id=data["id"], kind=data["kind"], subject=data[_subject_key(data["kind"])],
                        model_hash=data["model_hash"], template=data["template"], provider=data["provider"],
                        llm_model=data.get("llm_model"), files=tuple(data["files"]),
                        suggestion=data["suggestion"], original_conditions=data.get(ORIGINAL_CONDITIONS),
-                       hashes=dict(data.get("hashes", {})))
+                       hashes=dict(data.get("hashes", {})),
+                       extra={key: data[key] for key in EXTRA_KEYS if key in data})
     except FileNotFoundError:
         raise ResolutionError(f"no pending suggestion {suggestion} (seams suggest --list shows them)") from None
     except (OSError, ValueError, KeyError, TypeError):
         raise ResolutionError(f"{project.relative(path)}: not a readable suggestion record") from None
+
+
+def _subject_key(kind: object) -> str:
+    """The record key of the subject: ``gateway`` for condition-to-dmn (as records always had it)."""
+    return "gateway" if kind == "condition-to-dmn" else "subject"
 
 
 def file_hashes(old: bytes | None, new: bytes, diff: bytes) -> dict[str, str | None]:
