@@ -50,8 +50,9 @@ class Step:
     kind: str  # BPMN local name: startEvent, userTask, serviceTask, businessRuleTask, exclusiveGateway, ...
     flow: str | None = None  # the sequence flow the token arrived by (None: the start event)
     outputs: dict[str, Any] = field(default_factory=dict)  # what the element wrote (submitted, returned, decided)
-    rules: tuple[str, ...] = ()  # a business-rule task: the DMN rules that matched
+    rules: tuple[str, ...] = ()  # a business-rule task: the rules as its hit policy applied them
     decision: str | None = None  # a business-rule task: the DMN decision id
+    hit_policy: str | None = None  # a business-rule task: its table's hit policy
 
     def __post_init__(self) -> None:
         _shown_name(self)

@@ -146,14 +146,14 @@ def test_seams_run_with_answers_the_rejected_path(runnable: Path, tmp_path: Path
     lines = done.stdout.splitlines()
     assert lines[:6] == [
         'run invoice "Invoice Receipt"',
-        'startEvent StartEvent_1 "Invoice\\nreceived"',
-        'businessRuleTask assignApprover "Assign Approver Group": invoice-assign-approver matched '
+        'startEvent StartEvent_1 "Invoice received"',
+        'businessRuleTask assignApprover "Assign Approver Group": invoice-assign-approver COLLECT matched '
         "Rule_DayToDayAccounting, Rule_DayToDaySales",
         'userTask approveInvoice "Approve Invoice"',
-        'exclusiveGateway invoice_approved "Invoice\\napproved?": took invoiceNotApproved "no"',
+        'exclusiveGateway invoice_approved "Invoice approved?": took invoiceNotApproved "no"',
         'callActivity reviewInvoice "Review Invoice"',
     ]
-    assert 'endEvent invoiceNotProcessed "Invoice not\\nprocessed"' in lines
+    assert 'endEvent invoiceNotProcessed "Invoice not processed"' in lines
     variables = json.loads(lines[-1][len("variables "):])
     # the call activity passes back `clarified` only (camunda:out), not the reviewer
     assert variables["clarified"] is False and "reviewer" not in variables

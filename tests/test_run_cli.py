@@ -65,7 +65,7 @@ def test_answers_file_walks_the_auto_approved_path(project, tmp_path):
     assert _lines(result.stdout) == [
         *HEAD,
         'serviceTask Task_CheckBalance "Check leave balance"',
-        'businessRuleTask Task_ApprovalLevel "Determine approval level": Decision_ApprovalLevel matched '
+        'businessRuleTask Task_ApprovalLevel "Determine approval level": Decision_ApprovalLevel decided by '
         'Rule_ShortAnnual',
         'exclusiveGateway Gateway_Approval "Approval level?": took Flow_Auto "auto"',
         'serviceTask Task_RecordLeave "Record leave"',
@@ -98,7 +98,7 @@ def test_answers_by_label_and_replies_file_take_the_review_path(project, tmp_pat
         'variables {"approval": "manager", "approved": true, "balance_left": 0, "booking_ref": "BK-7", '
         '"days": 25, "employee": "ana", "leave_type": "unpaid", "review_note": "ok", "start_date": "2024-05-02"}',
     ]
-    assert "Decision_ApprovalLevel matched Rule_Long" in result.stdout
+    assert "Decision_ApprovalLevel decided by Rule_Long" in result.stdout
 
 
 def test_a_handler_that_raises_stops_the_run_naming_the_element(project, tmp_path):
@@ -257,7 +257,7 @@ def test_forms_are_asked_at_a_terminal_and_invalid_answers_asked_again(project):
         'variables {"approval": "manager", "approved": false, "balance_left": 12.5, "days": 4, '
         '"employee": "ana", "leave_type": "sick", "start_date": "2024-03-01"}',
     ]
-    assert "Decision_ApprovalLevel matched Rule_ShortOther" in term.text
+    assert "Decision_ApprovalLevel decided by Rule_ShortOther" in term.text
 
 
 def test_the_answers_file_wins_over_the_terminal_for_the_tasks_it_names(project, tmp_path):

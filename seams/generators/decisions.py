@@ -153,6 +153,19 @@ class DecisionCall:
     parameters: tuple[str, ...]
     rules: tuple[tuple[str, str], ...]  # (DMN rule id, Python test over the parameters)
     outputs: tuple[str, ...]  # the DMN output names; one output: the function returns its value
+    hit_policy: str = "UNIQUE"  # the table's hit policy (dmn:hitPolicy)
+    ranks: tuple[tuple[int, ...], ...] = ()  # PRIORITY: each rule's rank (seams.lang.dmn_support.Table.rank)
+
+    def applied(self, matched: tuple[str, ...]) -> tuple[str, ...]:
+        """The matched rules as the hit policy applies them: FIRST the first, PRIORITY the one that
+        ranks first (the rule that decided); every other policy all of them, in rule order."""
+        if not matched or self.hit_policy not in ("FIRST", "PRIORITY"):
+            return matched
+        if self.hit_policy == "FIRST":
+            return matched[:1]
+        order = [rule for rule, _ in self.rules]
+        ranks = dict(zip(order, self.ranks)) if self.ranks else {}
+        return (min(matched, key=lambda rule: (ranks.get(rule, ()), order.index(rule))),)
 
 
 def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:
@@ -165,7 +178,8 @@ def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:
         rules = tuple((rule.id, _condition(rule, columns, scope, set(), rendered)) for rule in table.rules)
         calls[decision.iri] = DecisionCall(decision_id=table.decision_id, function=name,
                                            parameters=tuple(dict.fromkeys(scope.values())), rules=rules,
-                                           outputs=table.output_names)
+                                           outputs=table.output_names, hit_policy=table.hit_policy,
+                                           ranks=tuple(table.rank(rule) for rule in table.rules))
     return calls
 
 

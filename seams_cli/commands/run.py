@@ -338,8 +338,7 @@ class StepPrinter:
             return
         text = _head(step.kind, step.element_id, step.name)
         if step.decision is not None:
-            rules = ", ".join(step.rules) or "no rule"
-            text += f": {step.decision} matched {rules}"
+            text += f": {step.decision} {decided(step.hit_policy, step.rules)}"
         self._write(text)
 
     def arriving(self, element_id: str | None) -> None:
@@ -425,3 +424,14 @@ def save_scenario(project: Any, model: Any, process: Any, label: str, *, given: 
     quads.append((node, V.expectFlows, json_literal(result.flows), graph))
     quads.append((node, V.expect, json_literal(dict(result.variables)), graph))
     return add_to_model(project, model, quads, command="seams run")
+
+
+def decided(hit_policy: str | None, rules: tuple[str, ...]) -> str:
+    """A decision's result as its hit policy gives it: ``decided by R`` where one rule decides
+    (UNIQUE, FIRST, PRIORITY, ANY's agreeing rules), ``matched R1, R2`` where every matching rule
+    counts (COLLECT, RULE ORDER, OUTPUT ORDER); ``no rule`` when none matched."""
+    if not rules:
+        return "no rule matched"
+    if hit_policy in ("COLLECT", "RULE ORDER", "OUTPUT ORDER"):
+        return f"{hit_policy} matched {', '.join(rules)}"
+    return f"decided by {', '.join(rules)}" + (f" ({hit_policy})" if hit_policy in ("FIRST", "PRIORITY") else "")

@@ -77,6 +77,7 @@ class Runtime:
         self.chosen: dict[Any, str] = {}  # gateway task id -> the flow it took
         self.outputs: dict[str, Any] = {}  # what the running element wrote
         self.rules: tuple[str, ...] = ()
+        self.hit_policy: str | None = None
         self.decision: str | None = None
         self._own_executors: dict[Any, Any] = {}
         self._imported: dict[int, str] = {}  # id(executor) -> the handler module it holds
@@ -143,7 +144,7 @@ class Runtime:
                 continue
             if len(self.result.steps) >= self.max_steps:
                 raise ScenarioStop(element, f"more than {self.max_steps} elements run: does the process loop?")
-            self.outputs, self.rules, self.decision = {}, (), None
+            self.outputs, self.rules, self.decision, self.hit_policy = {}, (), None, None
             if node.kind in ("intermediateThrowEvent", "endEvent") and self._compensates(process_id, element):
                 raise ScenarioStop(element, f"{element}: the embedded engine does not compensate (a "
                                             "compensateEventDefinition); the run stops here")
@@ -174,7 +175,8 @@ class Runtime:
                 self._started.pop(task.id).outputs.update(self.outputs)
                 continue
             step = Step(element_id=element, name=node.name, kind=node.kind, flow=flow,
-                        outputs=self.outputs, rules=self.rules, decision=self.decision)
+                        outputs=self.outputs, rules=self.rules, decision=self.decision,
+                        hit_policy=self.hit_policy)
             self.result.steps.append(step)
             if node.kind == "endEvent" and task.workflow is workflow:
                 self.result.end_event = element
@@ -468,8 +470,9 @@ class Runtime:
             arguments = {name: variables.get(name) for name in call.parameters}
             try:
                 value = namespace[call.function](**copy.deepcopy(arguments))
-                rules = tuple(rule for rule, _ in call.rules
-                              if eval(tests[f"{call.decision_id}\0{rule}"], namespace, dict(arguments)))  # noqa: S307
+                rules = call.applied(tuple(rule for rule, _ in call.rules  # as the hit policy applies them
+                                           if eval(tests[f"{call.decision_id}\0{rule}"], namespace,  # noqa: S307
+                                                   dict(arguments))))
             except Exception as exc:  # DecisionError, or a value the table cannot compare
                 raise ScenarioStop(element, f"{element}: decision {call.decision_id} ({call.function}) raised "
                                             f"{type(exc).__name__}: {exc}") from None
@@ -497,6 +500,7 @@ class Runtime:
             name = (mapped.get(single) if single else None) or result_variable or single or call.function
             outputs = {name: value}
         self.outputs, self.rules, self.decision = outputs, rules, call.decision_id
+        self.hit_policy = call.hit_policy
         task.data.update(copy.deepcopy(outputs))
 
     # -------------------------------------------------------------- call activities
