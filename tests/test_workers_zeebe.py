@@ -28,6 +28,10 @@ from fake_engines import FakeClock, FakeZeebeGateway, JobStore
 from workers_support import (
     ANA,
     REPO,
+    TYPED,
+    TYPED_OUT,
+    TYPED_READS,
+    TYPED_VARIABLES,
     WORKER_ENV,
     forget_project_modules,
     import_workers,
@@ -132,6 +136,17 @@ def test_fractional_inputs_arrive_as_exact_decimals(tmp_path, cleanup, gateway):
     assert sent(gateway, "CompleteJob") == [{"jobKey": key, "variables": '{"booking_ref": "2.10"}'}]
 
 
+def test_a_date_and_a_decimal_input_arrive_as_acceptance_gives_them(tmp_path, cleanup, gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"record_leave": TYPED_READS},
+                        handlers={"record_leave": TYPED})
+    module = import_workers(root, "zeebe_workers")
+    whole = gateway.store.add("record-leave", {**ANA, **TYPED_VARIABLES},
+                              element="Task_RecordLeave")
+    _work(module, gateway, lambda: sent(gateway, "CompleteJob") or sent(gateway, "FailJob"))
+    assert not sent(gateway, "FailJob")
+    assert sent(gateway, "CompleteJob") == [{"jobKey": whole, "variables": json.dumps({"booking_ref": TYPED_OUT})}]
+
+
 def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp_path, cleanup, gateway):
     root = project_copy(tmp_path, "leave-c8", cleanup, settings={"check_balance": (
         'seam:retries 3 ; seam:retryBackoff "PT1S"^^xsd:duration ; seam:retryBackoffMax "PT1.5S"^^xsd:duration')},
@@ -163,23 +178,32 @@ def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp
         "RuntimeError: ledger offline")
 
 
-def test_a_contract_mismatch_fails_the_job_and_an_error_code_throws_the_bpmn_error(tmp_path, cleanup, gateway):
-    root = project_copy(tmp_path, "leave-c8", cleanup, handlers={
-        "check_balance": "def handle(inputs, bindings):\n    return {'balance_left': 'lots'}\n",
+def test_a_contract_mismatch_fails_the_job_and_a_declared_error_code_throws_the_bpmn_error(tmp_path, cleanup,
+                                                                                          gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"record_leave": 'seam:raises "no-calendar"'},
+                        handlers={
+        "check_balance": ("class NoLedger(Exception):\n    error_code = 'no-ledger'\n\n"
+                          "def handle(inputs, bindings):\n"
+                          "    if inputs['employee'] == 'cy':\n        raise NoLedger('ledger closed')\n"
+                          "    return {'balance_left': 'lots'}\n"),
         "record_leave": ("from pyzeebe.errors import BusinessError\n\n"
                          "def handle(inputs, bindings):\n    raise BusinessError('no-calendar', 'calendar closed')\n")})
     module = import_workers(root, "zeebe_workers")
     store = gateway.store
     bad = store.add("check-balance", ANA, retries=3, element="Task_CheckBalance")
     missing = store.add("check-balance", {"employee": '"ana"'}, retries=1, element="Task_CheckBalance")
+    undeclared = store.add("check-balance", {**ANA, "employee": '"cy"'}, retries=3, element="Task_CheckBalance")
     thrown = store.add("record-leave", ANA, element="Task_RecordLeave")
-    _work(module, gateway, lambda: len(sent(gateway, "FailJob")) == 2 and sent(gateway, "ThrowError"))
+    _work(module, gateway, lambda: len(sent(gateway, "FailJob")) == 3 and sent(gateway, "ThrowError"))
     failed = {r["jobKey"]: (r["retries"], r["retryBackOff"], r["errorMessage"]) for r in sent(gateway, "FailJob")}
     assert failed == {
         bad: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
                        "broke the contract: output 'balance_left': 'lots' is not an xsd:decimal"),
         missing: (0, 20000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): variable(s) not set: "
-                            "leave_type (seam:reads)")}
+                            "leave_type (seam:reads)"),
+        undeclared: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
+                              "raised NoLedger: ledger closed; BPMN error 'no-ledger', which the task does not declare "
+                              "(seam:raises: none)")}
     [error] = sent(gateway, "ThrowError")
     assert (error["jobKey"], error["errorCode"]) == (thrown, "no-calendar")
     assert error["errorMessage"].endswith("raised BusinessError: calendar closed")

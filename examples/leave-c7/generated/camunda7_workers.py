@@ -39,6 +39,14 @@ from types import SimpleNamespace
 from typing import Any
 
 BINDINGS_MODULE = "workers_bindings"
+# the one datatype table (its "python" column): the type a handler is given for each datatype
+DATATYPES = {
+    "string": {"python": "str"},
+    "integer": {"python": "int"},
+    "decimal": {"python": "Decimal"},
+    "boolean": {"python": "bool"},
+    "date": {"python": "date"},
+}
 LOG = logging.getLogger("seams.workers")  # every job, logged (docs/generators.md)
 ANSWER_ATTEMPTS = 4  # an answer the engine could not take is sent again, this many times in all
 CALL_TIMEOUT_S = 30.0  # seconds an engine call may take, beyond the long poll
@@ -87,6 +95,37 @@ def datatype_problem(value, datatype):
     if datatype not in checks or checks[datatype](value):
         return None
     return f"{show(value)} is not an xsd:{datatype}"
+
+
+def handler_value(value, datatype):
+    """A value as a handler is given it for ``xsd:<datatype>`` (:data:`DATATYPES`): an example's
+    JSON number becomes a ``Decimal`` for xsd:decimal (a float by its shortest repr), a whole
+    number an ``int`` for xsd:integer, an ISO string a ``date`` for xsd:date. Anything that is not
+    a value of the datatype is left as it is (the example check reports it)."""
+    python = DATATYPES.get(datatype, {}).get("python")
+    if python == "Decimal" and is_number(value):
+        return as_decimal(value)
+    if python == "int" and is_number(value) and not isinstance(value, int):
+        number = as_decimal(value)
+        return int(number) if number.is_finite() and number == number.to_integral_value() else value
+    if python == "date" and isinstance(value, str):
+        return as_date(value) or value
+    return value
+
+
+def handler_values(values, datatypes):
+    """Each named value of ``values`` (a mapping) as :func:`handler_value` makes it for its datatype
+    in ``datatypes`` (name -> xsd local name, or name -> {field: xsd local name} for a JSON object)."""
+    if not isinstance(values, Mapping):
+        return values
+    out = {}
+    for name, value in values.items():
+        datatype = datatypes.get(name)
+        if isinstance(datatype, Mapping) and isinstance(value, Mapping):
+            out[name] = {k: handler_value(v, datatype.get(k)) for k, v in value.items()}
+        else:
+            out[name] = handler_value(value, datatype) if isinstance(datatype, str) else value
+    return out
 
 
 class WorkerError(Exception):
@@ -171,7 +210,7 @@ def run_handler(task: Mapping[str, Any], variables: Mapping[str, Any]) -> dict[s
     missing = [name for name in task["reads"] if name not in variables]
     if missing:
         raise WorkerError(f"{task['where']}: variable(s) not set: {', '.join(missing)} (seam:reads)")
-    inputs = {name: variables[name] for name in task["reads"]}
+    inputs = handler_values({name: variables[name] for name in task["reads"]}, task["reads"])
     bindings = load_bindings(task)
     try:
         handler = importlib.import_module(task["module"])
@@ -201,7 +240,10 @@ def error_code(exc: BaseException) -> str | None:
 
 def job_answer(task: Mapping[str, Any], variables: Mapping[str, Any]) -> tuple[str, str, str]:
     """What to tell the engine about one job: ``("complete", outputs as JSON text, "")``,
-    ``("error", BPMN error code, message)`` or ``("fail", "", message)``."""
+    ``("error", BPMN error code, message)`` or ``("fail", "", message)``.
+
+    Only a code the task declares (``raises``, its seam:raises) is thrown as a BPMN error, as
+    acceptance accepts only those; an undeclared code fails the job, saying so."""
     try:
         outputs = run_handler(task, variables)
         try:
@@ -212,7 +254,11 @@ def job_answer(task: Mapping[str, Any], variables: Mapping[str, Any]) -> tuple[s
     except Exception as exc:
         code = error_code(exc)
         if code is not None and not isinstance(exc, WorkerError):
-            return ("error", code, failure_message(task, exc))
+            if code in task["raises"]:
+                return ("error", code, failure_message(task, exc))
+            declared = ", ".join(task["raises"]) or "none"
+            return ("fail", "", f"{failure_message(task, exc)}; BPMN error {code!r}, which the task does not "
+                                f"declare (seam:raises: {declared})")
         return ("fail", "", failure_message(task, exc))
 
 
@@ -564,9 +610,12 @@ def main() -> None:
 CHECK_BALANCE_TASK = {
     "where": "check-balance (ex:CheckBalance, BPMN Task_CheckBalance)",
     "module": "handlers.check_balance",
-    "reads": ("employee", "leave_type"),
+    # seam:reads -> datatype: the handler is given each as acceptance gives it (handler_values)
+    "reads": {"employee": "string", "leave_type": "string"},
     "uses": ("balances",),
     "writes": {"balance_left": "decimal"},
+    # seam:raises: the BPMN error codes thrown as BPMN errors; another code fails the job
+    "raises": (),
     "timeout_ms": 300000,  # seam:jobTimeout, else [workers] job_timeout
     "max_jobs": 32,  # seam:maxJobs, else [workers] max_jobs
     "retries": 3,  # seam:retries, else [workers] retries
@@ -580,9 +629,12 @@ CHECK_BALANCE_TASK = {
 RECORD_LEAVE_TASK = {
     "where": "record-leave (ex:RecordLeave, BPMN Task_RecordLeave)",
     "module": "handlers.record_leave",
-    "reads": ("days", "employee", "leave_type"),
+    # seam:reads -> datatype: the handler is given each as acceptance gives it (handler_values)
+    "reads": {"days": "integer", "employee": "string", "leave_type": "string"},
     "uses": ("calendar",),
     "writes": {"booking_ref": "string"},
+    # seam:raises: the BPMN error codes thrown as BPMN errors; another code fails the job
+    "raises": (),
     "timeout_ms": 300000,  # seam:jobTimeout, else [workers] job_timeout
     "max_jobs": 32,  # seam:maxJobs, else [workers] max_jobs
     "retries": 3,  # seam:retries, else [workers] retries
