@@ -27,6 +27,7 @@ import pytest
 from fake_engines import FakeCamunda7, FakeClock, JobStore
 from workers_support import (
     ANA,
+    OPTIONAL_NOTE,
     REPO,
     TYPED,
     TYPED_OUT,
@@ -346,3 +347,16 @@ def test_the_typed_answer_the_worker_tests_expect_is_what_acceptance_gives_the_h
     datatypes = {"start_date": "date", "balance_left": "decimal", "days": "integer", "leave_type": "string"}
     given = handler_values({name: json.loads(text) for name, text in {**ANA, **TYPED_VARIABLES}.items()}, datatypes)
     assert namespace["handle"](given, None) == {"booking_ref": TYPED_OUT}
+
+
+def test_an_optional_read_left_unset_is_absent_from_the_inputs(tmp_path, cleanup, engine):
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"record_leave": "seam:reads ex:reviewNote"},
+                        handlers={"record_leave": OPTIONAL_NOTE})
+    module = import_workers(root, "camunda7_workers")
+    store = engine.store
+    unset = store.add("record-leave", ANA, retries=None, element="Task_RecordLeave")
+    noted = store.add("record-leave", {**ANA, "review_note": '"enjoy"'}, retries=None, element="Task_RecordLeave")
+    _work(module, engine, lambda: sent(engine, "failure") or all(store.jobs[k].state == "completed" for k in (unset, noted)))
+    assert not sent(engine, "failure")
+    assert {int(path.split("/")[-2]): json.loads(body)["variables"]["booking_ref"]["value"]
+               for path, body in engine.bodies if path.endswith("/complete")} == {unset: "no note", noted: "enjoy"}

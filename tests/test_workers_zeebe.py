@@ -27,6 +27,7 @@ import pytest
 from fake_engines import FakeClock, FakeZeebeGateway, JobStore
 from workers_support import (
     ANA,
+    OPTIONAL_NOTE,
     REPO,
     TYPED,
     TYPED_OUT,
@@ -385,3 +386,15 @@ def test_two_tasks_with_one_job_type_are_refused_naming_both(tmp_path, capsys):
     assert capsys.readouterr().err.splitlines() == [
         "seams generate: generator zeebe: ex:RecordLeave: job type 'check-balance' is also the job type of "
         "ex:CheckBalance"]
+
+
+def test_an_optional_read_left_unset_is_absent_from_the_inputs(tmp_path, cleanup, gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"record_leave": "seam:reads ex:reviewNote"},
+                        handlers={"record_leave": OPTIONAL_NOTE})
+    module = import_workers(root, "zeebe_workers")
+    store = gateway.store
+    unset = store.add("record-leave", ANA, element="Task_RecordLeave")
+    noted = store.add("record-leave", {**ANA, "review_note": '"enjoy"'}, element="Task_RecordLeave")
+    _work(module, gateway, lambda: sent(gateway, "FailJob") or all(store.jobs[k].state == "completed" for k in (unset, noted)))
+    assert not sent(gateway, "FailJob")
+    assert {r["jobKey"]: json.loads(r["variables"])["booking_ref"] for r in sent(gateway, "CompleteJob")} == {unset: "no note", noted: "enjoy"}

@@ -62,6 +62,10 @@ TYPED_READS = "seam:reads ex:startDate, ex:balanceLeft"  # added to record_leave
 TYPED_VARIABLES = {"start_date": '"2026-03-02"', "balance_left": "12", "days": "3.0"}
 TYPED_OUT = "date 2026-03-02 Decimal 12 int 3 str annual"  # exactly what acceptance gives the handler
 
+# a handler that reads the optional review_note (a form field sets it, none requires it)
+OPTIONAL_NOTE = ("def handle(inputs, bindings):\n"
+                 "    return {'booking_ref': inputs['review_note'] if 'review_note' in inputs else 'no note'}\n")
+
 
 def forget_project_modules() -> None:
     for name in list(sys.modules):

@@ -14,9 +14,10 @@ as acceptance gives them, so it sees one Python type per datatype everywhere
 
 A task is described by a dict the generator writes: ``where`` (job type or
 topic, task and BPMN element, for messages), ``module`` (the handler's
-module), ``reads`` (variable name -> xsd local datatype), ``uses`` (binding
-names), ``writes`` (output name -> xsd local datatype), ``raises`` (the BPMN
-error codes of its seam:raises) and its job settings (``timeout_ms``,
+module), ``reads`` (variable name -> xsd local datatype), ``optional``
+(the reads that may be unset), ``uses`` (binding names), ``writes`` (output
+name -> xsd local datatype), ``raises`` (the BPMN error codes of its
+seam:raises) and its job settings (``timeout_ms``,
 ``max_jobs``, ``retries``, ``backoff_ms``, ``backoff_max_ms``, ``tenants``;
 seams.generators.workers.JobSettings). The engine loops that use these pieces
 are seams.generators.zeebe_runtime and seams.generators.camunda7_runtime.
@@ -134,14 +135,15 @@ def read_json(text: str | bytes) -> Any:
 
 
 def run_handler(task: Mapping[str, Any], variables: Mapping[str, Any]) -> dict[str, Any]:
-    """Call the task's handler with exactly its reads and return its checked outputs.
+    """Call the task's handler with exactly its reads (an unset optional one left out, as acceptance
+    leaves it out) and return its checked outputs.
 
     A missing variable, bindings module or handler, and outputs that break the
     contract, raise WorkerError; whatever the handler raises passes through."""
-    missing = [name for name in task["reads"] if name not in variables]
+    missing = [name for name in task["reads"] if name not in variables and name not in task["optional"]]
     if missing:
         raise WorkerError(f"{task['where']}: variable(s) not set: {', '.join(missing)} (seam:reads)")
-    inputs = handler_values({name: variables[name] for name in task["reads"]}, task["reads"])
+    inputs = handler_values({name: variables[name] for name in task["reads"] if name in variables}, task["reads"])
     bindings = load_bindings(task)
     try:
         handler = importlib.import_module(task["module"])

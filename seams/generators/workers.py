@@ -29,6 +29,7 @@ from seams.generators import worker_runtime
 from seams.generators.pysource import docstring, require_identifier
 from seams.lang.field_values import DATATYPES
 from seams.model.engine import EngineBinding, engine_binding
+from seams.model.view import optional_input
 from seams.project.config import MAX_JOBS, MAX_RETRIES, TENANT_ID, WorkersConfig, duration_ms
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ class WorkerTask:
     uses: tuple[str, ...]
     writes: tuple[tuple[str, str], ...]  # (output name, xsd local datatype), by name
     raises: tuple[str, ...] = ()  # seam:raises: the BPMN error codes thrown as BPMN errors
+    optional: tuple[str, ...] = ()  # reads that may be unset (no form field requires them), by name
     settings: JobSettings = JobSettings()
 
     @property
@@ -95,13 +97,15 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
                 raise GeneratorError(f"{subject} seam:writes: {model.qname(iri)} is not a seam:Variable")
             name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
             writes.append((name, _local_datatype(variable.datatype)))
-        reads = []
+        reads, optional = [], []
         for iri in task.reads:
             variable = view.variables.get(iri)
             if variable is None:
                 raise GeneratorError(f"{subject} seam:reads: {model.qname(iri)} is not a seam:Variable")
             name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
             reads.append((name, _local_datatype(variable.datatype)))
+            if optional_input(view, iri):
+                optional.append(name)
         uses = []
         for iri in task.uses:
             binding = view.bindings.get(iri)
@@ -112,6 +116,7 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
             subject=subject, label=task.label or handler, element_id=task.element_id or "?", handler=handler,
             module=f"{package}.{handler}", job=job, reads=tuple(sorted(dict(reads).items())),
             uses=tuple(sorted(set(uses))), writes=tuple(sorted(dict(writes).items())), raises=task.raises,
+            optional=tuple(sorted(set(optional))),
             settings=job_settings(model, task.iri, model.project.config.workers))
     return [tasks[job] for job in sorted(tasks)]
 
@@ -191,6 +196,8 @@ def task_table(name: str, task: WorkerTask) -> list[str]:
         f"    \"module\": {literal(task.module)},",
         "    # seam:reads -> datatype: the handler is given each as acceptance gives it (handler_values)",
         f"    \"reads\": {{{reads}}},",
+        "    # reads a form field sets and none requires: left out of the inputs when unset (NotRequired)",
+        f"    \"optional\": {_tuple(task.optional)},",
         f"    \"uses\": {_tuple(task.uses)},",
         f"    \"writes\": {{{writes}}},",
         "    # seam:raises: the BPMN error codes thrown as BPMN errors; another code fails the job",

@@ -204,14 +204,15 @@ def read_json(text: str | bytes) -> Any:
 
 
 def run_handler(task: Mapping[str, Any], variables: Mapping[str, Any]) -> dict[str, Any]:
-    """Call the task's handler with exactly its reads and return its checked outputs.
+    """Call the task's handler with exactly its reads (an unset optional one left out, as acceptance
+    leaves it out) and return its checked outputs.
 
     A missing variable, bindings module or handler, and outputs that break the
     contract, raise WorkerError; whatever the handler raises passes through."""
-    missing = [name for name in task["reads"] if name not in variables]
+    missing = [name for name in task["reads"] if name not in variables and name not in task["optional"]]
     if missing:
         raise WorkerError(f"{task['where']}: variable(s) not set: {', '.join(missing)} (seam:reads)")
-    inputs = handler_values({name: variables[name] for name in task["reads"]}, task["reads"])
+    inputs = handler_values({name: variables[name] for name in task["reads"] if name in variables}, task["reads"])
     bindings = load_bindings(task)
     try:
         handler = importlib.import_module(task["module"])
@@ -613,6 +614,8 @@ CHECK_BALANCE_TASK = {
     "module": "handlers.check_balance",
     # seam:reads -> datatype: the handler is given each as acceptance gives it (handler_values)
     "reads": {"employee": "string", "leave_type": "string"},
+    # reads a form field sets and none requires: left out of the inputs when unset (NotRequired)
+    "optional": (),
     "uses": ("balances",),
     "writes": {"balance_left": "decimal"},
     # seam:raises: the BPMN error codes thrown as BPMN errors; another code fails the job
@@ -632,6 +635,8 @@ RECORD_LEAVE_TASK = {
     "module": "handlers.record_leave",
     # seam:reads -> datatype: the handler is given each as acceptance gives it (handler_values)
     "reads": {"days": "integer", "employee": "string", "leave_type": "string"},
+    # reads a form field sets and none requires: left out of the inputs when unset (NotRequired)
+    "optional": (),
     "uses": ("calendar",),
     "writes": {"booking_ref": "string"},
     # seam:raises: the BPMN error codes thrown as BPMN errors; another code fails the job
