@@ -108,3 +108,30 @@ def test_the_item_is_collected_only_where_a_worker_generator_is_listed():
         project = load_project(repo / "examples" / variant, env={})
         items = expected_items(project, load_model(project), task="model")
         assert ("seams.toml::engine-bindings" in items) is collected, (variant, items)
+
+
+RETRIES_FIX = ("zeebe:taskDefinition retries '5' disagrees with seam:retries 3 (Zeebe gives a job the BPMN's "
+               "retries, the worker backs off by seam:retries); set retries=\"3\" in the zeebe:taskDefinition or "
+               "seam:retries 5 on the task")
+
+
+@pytest.mark.parametrize(("bpmn_retries", "seam_retries", "problem"), [
+    ('retries="5"', "seam:retries 3 ;", RETRIES_FIX),
+    ('retries="x3"', "seam:retries 3 ;",
+     "zeebe:taskDefinition retries 'x3' is not a whole number; set retries=\"3\" as the task's seam:retries says"),
+    ('retries="3"', "seam:retries 3 ;", None),  # both stated and equal
+    ('retries="5"', "", None),  # only the BPMN states it: the [workers] default is not the task's own
+    ("", "seam:retries 3 ;", None),  # only the task states it
+    ('retries="=retriesLeft"', "seam:retries 3 ;", None),  # an expression Zeebe evaluates per job
+])
+def test_a_camunda8_task_whose_retries_disagree_with_the_bpmn_is_one_finding(tmp_path, bpmn_retries, seam_retries,
+                                                                           problem):
+    root = _variant(tmp_path, "leave-c8")
+    edit(root / "model" / "leave.bpmn", '<zeebe:taskDefinition type="check-balance" />',
+         f'<zeebe:taskDefinition type="check-balance" {bpmn_retries} />')
+    if seam_retries:
+        edit(root / "model" / "model.trig", 'seam:handler "check_balance" ;',
+             f'seam:handler "check_balance" ;\n        {seam_retries}')
+    expected = [f"engine-binding ex:CheckBalance: model/leave.bpmn Task_CheckBalance: {problem}"] if problem else []
+    assert _findings(root) == expected
+

@@ -25,7 +25,20 @@ from pathlib import Path
 
 import pytest
 from fake_engines import FakeCamunda7, FakeClock, JobStore
-from workers_support import ANA, REPO, WORKER_ENV, import_workers, project_copy, roots_on_path, sent
+from workers_support import (
+    ANA,
+    OPTIONAL_NOTE,
+    REPO,
+    TYPED,
+    TYPED_OUT,
+    TYPED_READS,
+    TYPED_VARIABLES,
+    WORKER_ENV,
+    import_workers,
+    project_copy,
+    roots_on_path,
+    sent,
+)
 
 ENV = WORKER_ENV
 
@@ -118,6 +131,17 @@ def test_inputs_arrive_as_exact_decimals(tmp_path, cleanup, engine):
         '{"booking_ref": {"value": "2.10"}}}')
 
 
+def test_a_date_and_a_decimal_input_arrive_as_acceptance_gives_them(tmp_path, cleanup, engine):
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"record_leave": TYPED_READS},
+                        handlers={"record_leave": TYPED})
+    module = import_workers(root, "camunda7_workers")
+    key = engine.store.add("record-leave", {**ANA, **TYPED_VARIABLES}, retries=None, element="Task_RecordLeave")
+    _work(module, engine, lambda: engine.store.jobs[key].state != "active" and engine.store.jobs[key].activations)
+    assert engine.store.jobs[key].state == "completed", sent(engine, "failure")
+    assert dict(engine.bodies)[f"/engine-rest/external-task/{key}/complete"].endswith(
+        '{"booking_ref": {"value": ' + json.dumps(TYPED_OUT) + "}}}")
+
+
 def test_failures_count_retries_down_and_back_off_up_to_the_cap_on_the_engine_s_clock(tmp_path, cleanup, engine):
     root = project_copy(tmp_path, "leave-c7", cleanup, settings={"check_balance": (
         'seam:retries 3 ; seam:retryBackoff "PT1S"^^xsd:duration ; seam:retryBackoffMax "PT1.5S"^^xsd:duration')},
@@ -146,20 +170,29 @@ def test_failures_count_retries_down_and_back_off_up_to_the_cap_on_the_engine_s_
         "RuntimeError: ledger offline")
 
 
-def test_a_contract_mismatch_is_a_failure_and_an_error_code_a_bpmn_error(tmp_path, cleanup, engine):
-    root = project_copy(tmp_path, "leave-c7", cleanup, handlers={
-        "check_balance": "def handle(inputs, bindings):\n    return {'balance_left': True}\n",
+def test_a_contract_mismatch_is_a_failure_and_a_declared_error_code_a_bpmn_error(tmp_path, cleanup, engine):
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"record_leave": 'seam:raises "no-calendar"'},
+                        handlers={
+        "check_balance": ("class NoLedger(Exception):\n    error_code = 'no-ledger'\n\n"
+                          "def handle(inputs, bindings):\n"
+                          "    if inputs['employee'] == 'cy':\n        raise NoLedger('ledger closed')\n"
+                          "    return {'balance_left': True}\n"),
         "record_leave": ("class NoCalendar(Exception):\n    error_code = 'no-calendar'\n\n"
                          "def handle(inputs, bindings):\n    raise NoCalendar('calendar closed')\n")})
     module = import_workers(root, "camunda7_workers")
     store = engine.store
     bad = store.add("check-balance", ANA, retries=None, element="Task_CheckBalance")
+    undeclared = store.add("check-balance", {**ANA, "employee": '"cy"'}, retries=None, element="Task_CheckBalance")
     thrown = store.add("record-leave", ANA, retries=None, element="Task_RecordLeave")
-    _work(module, engine, lambda: sent(engine, "failure") and sent(engine, "bpmnError"))
-    [failure] = sent(engine, "failure")
-    assert (failure["retries"], failure["retryTimeout"], failure["errorMessage"]) == (2, 5000, (
-        "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle broke the "
-        "contract: output 'balance_left': True is not an xsd:decimal"))
+    _work(module, engine, lambda: len(sent(engine, "failure")) == 2 and sent(engine, "bpmnError"))
+    failures = {int(path.split("/")[-2]): json.loads(body) for path, body in engine.bodies
+                if path.endswith("/failure")}
+    assert {key: (f["retries"], f["retryTimeout"], f["errorMessage"]) for key, f in failures.items()} == {
+        bad: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
+                       "broke the contract: output 'balance_left': True is not an xsd:decimal"),
+        undeclared: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
+                              "raised NoLedger: ledger closed; BPMN error 'no-ledger', which the task does not declare "
+                              "(seam:raises: none)")}
     [error] = sent(engine, "bpmnError")
     assert error["errorCode"] == "no-calendar" and error["errorMessage"].endswith("raised NoCalendar: calendar closed")
     assert store.jobs[bad].state == "ready" and store.jobs[thrown].state == "error"
@@ -304,3 +337,26 @@ def test_the_generated_module_is_deterministic_needs_only_the_standard_library_a
                            "--select", "E,F,W,I,B,UP", "--target-version", "py310", "-"],
                           input=committed, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+
+
+def test_the_typed_answer_the_worker_tests_expect_is_what_acceptance_gives_the_handler():
+    from seams.lang.field_values import handler_values
+
+    namespace: dict = {}
+    exec(TYPED, namespace)  # the handler of the two workers' tests, given its inputs as acceptance gives them
+    datatypes = {"start_date": "date", "balance_left": "decimal", "days": "integer", "leave_type": "string"}
+    given = handler_values({name: json.loads(text) for name, text in {**ANA, **TYPED_VARIABLES}.items()}, datatypes)
+    assert namespace["handle"](given, None) == {"booking_ref": TYPED_OUT}
+
+
+def test_an_optional_read_left_unset_is_absent_from_the_inputs(tmp_path, cleanup, engine):
+    root = project_copy(tmp_path, "leave-c7", cleanup, settings={"record_leave": "seam:reads ex:reviewNote"},
+                        handlers={"record_leave": OPTIONAL_NOTE})
+    module = import_workers(root, "camunda7_workers")
+    store = engine.store
+    unset = store.add("record-leave", ANA, retries=None, element="Task_RecordLeave")
+    noted = store.add("record-leave", {**ANA, "review_note": '"enjoy"'}, retries=None, element="Task_RecordLeave")
+    _work(module, engine, lambda: sent(engine, "failure") or all(store.jobs[k].state == "completed" for k in (unset, noted)))
+    assert not sent(engine, "failure")
+    assert {int(path.split("/")[-2]): json.loads(body)["variables"]["booking_ref"]["value"]
+               for path, body in engine.bodies if path.endswith("/complete")} == {unset: "no note", noted: "enjoy"}

@@ -27,7 +27,12 @@ import pytest
 from fake_engines import FakeClock, FakeZeebeGateway, JobStore
 from workers_support import (
     ANA,
+    OPTIONAL_NOTE,
     REPO,
+    TYPED,
+    TYPED_OUT,
+    TYPED_READS,
+    TYPED_VARIABLES,
     WORKER_ENV,
     forget_project_modules,
     import_workers,
@@ -132,6 +137,17 @@ def test_fractional_inputs_arrive_as_exact_decimals(tmp_path, cleanup, gateway):
     assert sent(gateway, "CompleteJob") == [{"jobKey": key, "variables": '{"booking_ref": "2.10"}'}]
 
 
+def test_a_date_and_a_decimal_input_arrive_as_acceptance_gives_them(tmp_path, cleanup, gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"record_leave": TYPED_READS},
+                        handlers={"record_leave": TYPED})
+    module = import_workers(root, "zeebe_workers")
+    whole = gateway.store.add("record-leave", {**ANA, **TYPED_VARIABLES},
+                              element="Task_RecordLeave")
+    _work(module, gateway, lambda: sent(gateway, "CompleteJob") or sent(gateway, "FailJob"))
+    assert not sent(gateway, "FailJob")
+    assert sent(gateway, "CompleteJob") == [{"jobKey": whole, "variables": json.dumps({"booking_ref": TYPED_OUT})}]
+
+
 def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp_path, cleanup, gateway):
     root = project_copy(tmp_path, "leave-c8", cleanup, settings={"check_balance": (
         'seam:retries 3 ; seam:retryBackoff "PT1S"^^xsd:duration ; seam:retryBackoffMax "PT1.5S"^^xsd:duration')},
@@ -163,23 +179,32 @@ def test_failures_back_off_exponentially_up_to_the_cap_on_the_engine_s_clock(tmp
         "RuntimeError: ledger offline")
 
 
-def test_a_contract_mismatch_fails_the_job_and_an_error_code_throws_the_bpmn_error(tmp_path, cleanup, gateway):
-    root = project_copy(tmp_path, "leave-c8", cleanup, handlers={
-        "check_balance": "def handle(inputs, bindings):\n    return {'balance_left': 'lots'}\n",
+def test_a_contract_mismatch_fails_the_job_and_a_declared_error_code_throws_the_bpmn_error(tmp_path, cleanup,
+                                                                                          gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"record_leave": 'seam:raises "no-calendar"'},
+                        handlers={
+        "check_balance": ("class NoLedger(Exception):\n    error_code = 'no-ledger'\n\n"
+                          "def handle(inputs, bindings):\n"
+                          "    if inputs['employee'] == 'cy':\n        raise NoLedger('ledger closed')\n"
+                          "    return {'balance_left': 'lots'}\n"),
         "record_leave": ("from pyzeebe.errors import BusinessError\n\n"
                          "def handle(inputs, bindings):\n    raise BusinessError('no-calendar', 'calendar closed')\n")})
     module = import_workers(root, "zeebe_workers")
     store = gateway.store
     bad = store.add("check-balance", ANA, retries=3, element="Task_CheckBalance")
     missing = store.add("check-balance", {"employee": '"ana"'}, retries=1, element="Task_CheckBalance")
+    undeclared = store.add("check-balance", {**ANA, "employee": '"cy"'}, retries=3, element="Task_CheckBalance")
     thrown = store.add("record-leave", ANA, element="Task_RecordLeave")
-    _work(module, gateway, lambda: len(sent(gateway, "FailJob")) == 2 and sent(gateway, "ThrowError"))
+    _work(module, gateway, lambda: len(sent(gateway, "FailJob")) == 3 and sent(gateway, "ThrowError"))
     failed = {r["jobKey"]: (r["retries"], r["retryBackOff"], r["errorMessage"]) for r in sent(gateway, "FailJob")}
     assert failed == {
         bad: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
                        "broke the contract: output 'balance_left': 'lots' is not an xsd:decimal"),
         missing: (0, 20000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): variable(s) not set: "
-                            "leave_type (seam:reads)")}
+                            "leave_type (seam:reads)"),
+        undeclared: (2, 5000, "check-balance (ex:CheckBalance, BPMN Task_CheckBalance): handlers.check_balance.handle "
+                              "raised NoLedger: ledger closed; BPMN error 'no-ledger', which the task does not declare "
+                              "(seam:raises: none)")}
     [error] = sent(gateway, "ThrowError")
     assert (error["jobKey"], error["errorCode"]) == (thrown, "no-calendar")
     assert error["errorMessage"].endswith("raised BusinessError: calendar closed")
@@ -361,3 +386,15 @@ def test_two_tasks_with_one_job_type_are_refused_naming_both(tmp_path, capsys):
     assert capsys.readouterr().err.splitlines() == [
         "seams generate: generator zeebe: ex:RecordLeave: job type 'check-balance' is also the job type of "
         "ex:CheckBalance"]
+
+
+def test_an_optional_read_left_unset_is_absent_from_the_inputs(tmp_path, cleanup, gateway):
+    root = project_copy(tmp_path, "leave-c8", cleanup, settings={"record_leave": "seam:reads ex:reviewNote"},
+                        handlers={"record_leave": OPTIONAL_NOTE})
+    module = import_workers(root, "zeebe_workers")
+    store = gateway.store
+    unset = store.add("record-leave", ANA, element="Task_RecordLeave")
+    noted = store.add("record-leave", {**ANA, "review_note": '"enjoy"'}, element="Task_RecordLeave")
+    _work(module, gateway, lambda: sent(gateway, "FailJob") or all(store.jobs[k].state == "completed" for k in (unset, noted)))
+    assert not sent(gateway, "FailJob")
+    assert {r["jobKey"]: json.loads(r["variables"])["booking_ref"] for r in sent(gateway, "CompleteJob")} == {unset: "no note", noted: "enjoy"}

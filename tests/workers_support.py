@@ -52,6 +52,19 @@ PROJECT_MODULES = ("handlers", "workers_bindings", "generated")
 WORKER_ENV = {"SEAMS_WORKER_NAME": "test-worker", "SEAMS_WORKERS_POLL_SECONDS": "0.1",
               "SEAMS_WORKERS_GRACE_SECONDS": "5"}
 ANA = {"employee": '"ana"', "leave_type": '"annual"', "days": "3"}  # a job's variables, as JSON texts
+# a handler that says the type and value of each input it is given, and what it is given for:
+# xsd:date, xsd:decimal (a whole JSON number), xsd:integer (written 3.0) and xsd:string
+TYPED = (
+    "def handle(inputs, bindings):\n"
+    "    return {'booking_ref': ' '.join(f'{type(inputs[n]).__name__} {inputs[n]}' for n in (\n"
+    "        'start_date', 'balance_left', 'days', 'leave_type'))}\n")
+TYPED_READS = "seam:reads ex:startDate, ex:balanceLeft"  # added to record_leave's reads
+TYPED_VARIABLES = {"start_date": '"2026-03-02"', "balance_left": "12", "days": "3.0"}
+TYPED_OUT = "date 2026-03-02 Decimal 12 int 3 str annual"  # exactly what acceptance gives the handler
+
+# a handler that reads the optional review_note (a form field sets it, none requires it)
+OPTIONAL_NOTE = ("def handle(inputs, bindings):\n"
+                 "    return {'booking_ref': inputs['review_note'] if 'review_note' in inputs else 'no note'}\n")
 
 
 def forget_project_modules() -> None:

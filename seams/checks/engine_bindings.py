@@ -7,12 +7,21 @@ The gate applies only where the project asked for workers: ``zeebe`` in
 ``[generate] generators`` checks the Camunda 8 bindings, ``camunda7`` the
 Camunda 7 ones, and a project that lists neither gets no finding of this kind
 (docs/generators.md, "Workers for real engines").
+
+For Camunda 8 it also holds the task's ``seam:retries`` against the BPMN's
+``zeebe:taskDefinition retries`` where both are stated: Zeebe gives a job the
+BPMN's retries, while the generated worker counts its back-off from the
+task's, so two different numbers mean back-offs that do not match the
+attempts (docs/generators.md, "Job settings").
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rdflib import Literal
+
+from seams import vocab as V
 from seams.findings import Finding
 from seams.model.engine import EngineBinding, engine_binding, job_names
 
@@ -40,10 +49,32 @@ def engine_binding_findings(project: Project, model: Model) -> list[Finding]:
             continue  # the shapes and decision checks report a task that is not in its BPMN
         for engine in engines:
             problem = _zeebe_problem(task, binding) if engine == "zeebe" else _camunda7_problem(task, binding)
+            if engine == "zeebe" and problem is None:
+                problem = _retries_problem(model, task, binding)
             if problem:
                 findings.append(Finding(KIND, model.qname(task.iri), None,
                                         f"{binding.bpmn_file} {task.element_id}: {problem}"))
     return findings
+
+
+def _retries_problem(model: Model, task: Task, binding: EngineBinding) -> str | None:
+    """Why the task's ``seam:retries`` and its ``zeebe:taskDefinition retries`` disagree, or None
+    (also when either is not stated, or the BPMN's is an expression Zeebe evaluates per job)."""
+    stated = (binding.zeebe_retries or "").strip()
+    if not stated or stated.startswith("="):
+        return None
+    values = [o for o in model.union.objects(task.iri, V.retries) if isinstance(o, Literal)]
+    ours = values[0].value if len(values) == 1 else None
+    if not isinstance(ours, int) or isinstance(ours, bool):
+        return None  # the seam shapes and the generator report a seam:retries that is not one whole number
+    if not stated.isdigit():
+        return (f"zeebe:taskDefinition retries {stated[:40]!r} is not a whole number; set retries=\"{ours}\" "
+                f"as the task's seam:retries says")
+    if int(stated) == ours:
+        return None
+    return (f"zeebe:taskDefinition retries {stated!r} disagrees with seam:retries {ours} (Zeebe gives a job the "
+            f"BPMN's retries, the worker backs off by seam:retries); set retries=\"{ours}\" in the "
+            f"zeebe:taskDefinition or seam:retries {stated} on the task")
 
 
 def _names(handler: str) -> str:

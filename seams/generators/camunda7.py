@@ -9,8 +9,11 @@ else the handler name; the variables it fetches are exactly its
 ``seam:reads``; it calls ``handlers.<handler>.handle(inputs, bindings)`` and
 answers the engine: ``complete`` with the outputs when they are exactly the
 task's ``seam:writes``, each of its datatype; ``bpmnError`` when the handler
-raises an exception carrying an ``error_code``; ``failure`` with the retries
-left and the back-off otherwise. See docs/generators.md, "Workers for real engines".
+raises an exception carrying an ``error_code`` the task declares in
+``seam:raises``; ``failure`` with the retries
+left and the back-off otherwise. Its inputs are converted by each read's
+datatype as acceptance converts them (``handler_values``). See
+docs/generators.md, "Workers for real engines".
 """
 
 from __future__ import annotations
@@ -61,10 +64,11 @@ def camunda7_source(model: Model, tasks: list[WorkerTask]) -> str:
         f"One table per service task: its topic is the BPMN's camunda:topic (else the handler\n"
         f"name), the variables it fetches exactly its seam:reads, its lock duration, running\n"
         f"tasks, retries, back-off and tenants the task's seam predicates (else [workers] in\n"
-        f"seams.toml). A task calls {handlers}.<handler>.handle(inputs, bindings) and is completed\n"
-        f"only when the outputs are exactly the task's seam:writes, each of its datatype (sent as\n"
-        f"exact JSON); otherwise it is a failure with the reason, the retries left and the back-off,\n"
-        f"or a BPMN error when the handler's exception carries an error_code. Every task is logged\n"
+        f"seams.toml). A task calls {handlers}.<handler>.handle(inputs, bindings), the inputs of the\n"
+        f"Python type of their seam:datatype as in acceptance, and is completed only when the outputs\n"
+        f"are exactly the task's seam:writes, each of its datatype (sent as exact JSON); otherwise it\n"
+        f"is a failure with the reason, the retries left and the back-off, or a BPMN error when the\n"
+        f"handler's exception carries an error_code the task declares (seam:raises). Every task is logged\n"
         f"on the logger seams.workers. The bindings come from workers_bindings.bindings(), a module\n"
         f"of the project.\n\n"
         f"Start the workers from the project's root (docs/generators.md, \"Deploying the workers\"):\n\n"

@@ -6,12 +6,18 @@ The ``zeebe`` and ``camunda7`` generators copy the source text of
 handler's outputs with the same datatype rules as the ``contract`` item of
 acceptance (docs/plugin.md) and the generated module needs nothing of seams
 at run time. Hence: standard library only, and no name beyond the imports
-below and ``BINDINGS_MODULE``, which the generated module defines.
+below, ``BINDINGS_MODULE`` and ``DATATYPES`` (the "python" column of the one
+datatype table, ``seams.lang.field_values.DATATYPES``), which the generated
+module defines. A handler is given its inputs converted by ``handler_values``,
+as acceptance gives them, so it sees one Python type per datatype everywhere
+(docs/generators.md, "Inputs a handler is given").
 
 A task is described by a dict the generator writes: ``where`` (job type or
 topic, task and BPMN element, for messages), ``module`` (the handler's
-module), ``reads`` (variable names), ``uses`` (binding names), ``writes``
-(output name -> xsd local datatype) and its job settings (``timeout_ms``,
+module), ``reads`` (variable name -> xsd local datatype), ``optional``
+(the reads that may be unset), ``uses`` (binding names), ``writes`` (output
+name -> xsd local datatype), ``raises`` (the BPMN error codes of its
+seam:raises) and its job settings (``timeout_ms``,
 ``max_jobs``, ``retries``, ``backoff_ms``, ``backoff_max_ms``, ``tenants``;
 seams.generators.workers.JobSettings). The engine loops that use these pieces
 are seams.generators.zeebe_runtime and seams.generators.camunda7_runtime.
@@ -34,9 +40,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 from typing import Any
 
-from seams.lang.field_values import as_date, as_decimal, datatype_problem, is_number, show
+from seams.lang.field_values import DATATYPES as FIELD_DATATYPES
+from seams.lang.field_values import (
+    as_date,
+    as_decimal,
+    datatype_problem,
+    handler_value,
+    handler_values,
+    is_number,
+    show,
+)
 
 BINDINGS_MODULE = "workers_bindings"  # the generated module defines its own copy
+DATATYPES = {name: {"python": row["python"]} for name, row in FIELD_DATATYPES.items()}  # likewise
 LOG = logging.getLogger("seams.workers")  # the generated module defines its own copy
 
 
@@ -119,14 +135,15 @@ def read_json(text: str | bytes) -> Any:
 
 
 def run_handler(task: Mapping[str, Any], variables: Mapping[str, Any]) -> dict[str, Any]:
-    """Call the task's handler with exactly its reads and return its checked outputs.
+    """Call the task's handler with exactly its reads (an unset optional one left out, as acceptance
+    leaves it out) and return its checked outputs.
 
     A missing variable, bindings module or handler, and outputs that break the
     contract, raise WorkerError; whatever the handler raises passes through."""
-    missing = [name for name in task["reads"] if name not in variables]
+    missing = [name for name in task["reads"] if name not in variables and name not in task["optional"]]
     if missing:
         raise WorkerError(f"{task['where']}: variable(s) not set: {', '.join(missing)} (seam:reads)")
-    inputs = {name: variables[name] for name in task["reads"]}
+    inputs = handler_values({name: variables[name] for name in task["reads"] if name in variables}, task["reads"])
     bindings = load_bindings(task)
     try:
         handler = importlib.import_module(task["module"])
@@ -156,7 +173,10 @@ def error_code(exc: BaseException) -> str | None:
 
 def job_answer(task: Mapping[str, Any], variables: Mapping[str, Any]) -> tuple[str, str, str]:
     """What to tell the engine about one job: ``("complete", outputs as JSON text, "")``,
-    ``("error", BPMN error code, message)`` or ``("fail", "", message)``."""
+    ``("error", BPMN error code, message)`` or ``("fail", "", message)``.
+
+    Only a code the task declares (``raises``, its seam:raises) is thrown as a BPMN error, as
+    acceptance accepts only those; an undeclared code fails the job, saying so."""
     try:
         outputs = run_handler(task, variables)
         try:
@@ -167,7 +187,11 @@ def job_answer(task: Mapping[str, Any], variables: Mapping[str, Any]) -> tuple[s
     except Exception as exc:
         code = error_code(exc)
         if code is not None and not isinstance(exc, WorkerError):
-            return ("error", code, failure_message(task, exc))
+            if code in task["raises"]:
+                return ("error", code, failure_message(task, exc))
+            declared = ", ".join(task["raises"]) or "none"
+            return ("fail", "", f"{failure_message(task, exc)}; BPMN error {code!r}, which the task does not "
+                                f"declare (seam:raises: {declared})")
         return ("fail", "", failure_message(task, exc))
 
 
@@ -304,8 +328,8 @@ class Health:
             self.server.server_close()
 
 
-RUNTIME = (is_number, as_decimal, as_date, show, datatype_problem, WorkerError, load_bindings,
-           contract_problems, json_text, read_json, run_handler, failure_message, error_code, job_answer,
+RUNTIME = (is_number, as_decimal, as_date, show, datatype_problem, handler_value, handler_values, WorkerError,
+           load_bindings, contract_problems, json_text, read_json, run_handler, failure_message, error_code, job_answer,
            backoff_ms, log_job, JsonLogFormatter, env_settings, configure_logging, Health)
 """What every generated workers module holds, in this order (its source text, copied)."""
 RUNTIME_IMPORTS = ("import importlib", "import json", "import logging", "import os", "import re", "import socket",

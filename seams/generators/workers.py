@@ -27,7 +27,9 @@ from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators import worker_runtime
 from seams.generators.pysource import docstring, require_identifier
+from seams.lang.field_values import DATATYPES
 from seams.model.engine import EngineBinding, engine_binding
+from seams.model.view import optional_input
 from seams.project.config import MAX_JOBS, MAX_RETRIES, TENANT_ID, WorkersConfig, duration_ms
 
 if TYPE_CHECKING:
@@ -57,9 +59,11 @@ class WorkerTask:
     handler: str
     module: str  # handlers.check_balance
     job: str  # the job type (Camunda 8) or topic (Camunda 7)
-    reads: tuple[str, ...]
+    reads: tuple[tuple[str, str], ...]  # (variable name, xsd local datatype), by name
     uses: tuple[str, ...]
     writes: tuple[tuple[str, str], ...]  # (output name, xsd local datatype), by name
+    raises: tuple[str, ...] = ()  # seam:raises: the BPMN error codes thrown as BPMN errors
+    optional: tuple[str, ...] = ()  # reads that may be unset (no form field requires them), by name
     settings: JobSettings = JobSettings()
 
     @property
@@ -94,12 +98,15 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
             name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
             local = _local_datatype(variable.datatype)  # a list variable: list:<datatype>, as the runtime reads it
             writes.append((name, f"list:{local or 'any'}" if variable.many else local))
-        reads = []
+        reads, optional = [], []
         for iri in task.reads:
             variable = view.variables.get(iri)
             if variable is None:
                 raise GeneratorError(f"{subject} seam:reads: {model.qname(iri)} is not a seam:Variable")
-            reads.append(require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name"))
+            name = require_identifier(variable.name, subject=model.qname(iri), predicate="seam:name")
+            reads.append((name, _local_datatype(variable.datatype)))
+            if optional_input(view, iri):
+                optional.append(name)
         uses = []
         for iri in task.uses:
             binding = view.bindings.get(iri)
@@ -108,8 +115,9 @@ def worker_tasks(model: Model, job_of: Callable[[EngineBinding], str | None], wh
             uses.append(require_identifier(binding.name, subject=model.qname(iri), predicate="seam:name"))
         tasks[job] = WorkerTask(
             subject=subject, label=task.label or handler, element_id=task.element_id or "?", handler=handler,
-            module=f"{package}.{handler}", job=job, reads=tuple(sorted(set(reads))),
-            uses=tuple(sorted(set(uses))), writes=tuple(sorted(dict(writes).items())),
+            module=f"{package}.{handler}", job=job, reads=tuple(sorted(dict(reads).items())),
+            uses=tuple(sorted(set(uses))), writes=tuple(sorted(dict(writes).items())), raises=task.raises,
+            optional=tuple(sorted(set(optional))),
             settings=job_settings(model, task.iri, model.project.config.workers))
     return [tasks[job] for job in sorted(tasks)]
 
@@ -183,14 +191,20 @@ def literal(value: str) -> str:
 
 def task_table(name: str, task: WorkerTask) -> list[str]:
     """``NAME = {...}``: the dict the runtime takes (see seams.generators.worker_runtime)."""
+    reads = ", ".join(f"{literal(n)}: {literal(d)}" for n, d in task.reads)
     writes = ", ".join(f"{literal(n)}: {literal(d)}" for n, d in task.writes)
     return [
         f"{name} = {{",
         f"    \"where\": {literal(task.where)},",
         f"    \"module\": {literal(task.module)},",
-        f"    \"reads\": {_tuple(task.reads)},",
+        "    # seam:reads -> datatype: the handler is given each as acceptance gives it (handler_values)",
+        f"    \"reads\": {{{reads}}},",
+        "    # reads a form field sets and none requires: left out of the inputs when unset (NotRequired)",
+        f"    \"optional\": {_tuple(task.optional)},",
         f"    \"uses\": {_tuple(task.uses)},",
         f"    \"writes\": {{{writes}}},",
+        "    # seam:raises: the BPMN error codes thrown as BPMN errors; another code fails the job",
+        f"    \"raises\": {_tuple(task.raises)},",
         f"    \"timeout_ms\": {task.settings.timeout_ms},  # seam:jobTimeout, else [workers] job_timeout",
         f"    \"max_jobs\": {task.settings.max_jobs},  # seam:maxJobs, else [workers] max_jobs",
         f"    \"retries\": {task.settings.retries},  # seam:retries, else [workers] retries",
@@ -241,6 +255,9 @@ def module_source(*, header: str, imports: list[str], constants: list[str], engi
 
 SHARED_CONSTANTS = (
     f"BINDINGS_MODULE = {literal('workers_bindings')}",
+    "# the one datatype table (its \"python\" column): the type a handler is given for each datatype",
+    "\n".join(["DATATYPES = {", *(f"    {literal(name)}: {{\"python\": {literal(row['python'])}}},"
+                                 for name, row in DATATYPES.items()), "}"]),
     f"LOG = logging.getLogger({literal('seams.workers')})  # every job, logged (docs/generators.md)",
     "ANSWER_ATTEMPTS = 4  # an answer the engine could not take is sent again, this many times in all",
     "CALL_TIMEOUT_S = 30.0  # seconds an engine call may take, beyond the long poll",

@@ -7,7 +7,9 @@ it fetches are exactly its ``seam:reads``; it calls
 ``handlers.<handler>.handle(inputs, bindings)`` and completes the job only
 with outputs that are exactly its ``seam:writes``, each of its datatype.
 Anything else fails the job with one line saying why (a handler's exception
-with an ``error_code`` throws that BPMN error instead). pyzeebe is imported
+with an ``error_code`` the task declares in ``seam:raises`` throws that BPMN
+error instead). Its inputs are converted by each read's datatype as
+acceptance converts them (``handler_values``). pyzeebe is imported
 by the generated module only, never by seams. See docs/generators.md,
 "Workers for real engines".
 """
@@ -57,10 +59,12 @@ def zeebe_source(model: Model, tasks: list[WorkerTask]) -> str:
         f"One table per service task: its job type is the BPMN's zeebe:taskDefinition type (else the\n"
         f"handler name), the variables it fetches exactly its seam:reads, its job timeout, running\n"
         f"jobs, retries, back-off and tenants the task's seam predicates (else [workers] in\n"
-        f"seams.toml). A job calls {handlers}.<handler>.handle(inputs, bindings) and is completed only\n"
-        f"when the outputs are exactly the task's seam:writes, each of its datatype (sent as exact\n"
-        f"JSON); otherwise it fails with the reason and the back-off, or throws the BPMN error its\n"
-        f"exception's error_code names. Every job is logged on the logger seams.workers.\n"
+        f"seams.toml). A job calls {handlers}.<handler>.handle(inputs, bindings), the inputs of the\n"
+        f"Python type of their seam:datatype as in acceptance, and is completed only when the outputs\n"
+        f"are exactly the task's seam:writes, each of its datatype (sent as exact JSON); otherwise it\n"
+        f"fails with the reason and the back-off, or throws the BPMN error its exception's error_code\n"
+        f"names when the task declares it (seam:raises). Every job is logged on the logger\n"
+        f"seams.workers.\n"
         f"The bindings come from workers_bindings.bindings(), a module of the project.\n\n"
         f"Start the workers from the project's root (docs/generators.md, \"Deploying the workers\"):\n\n"
         f"    ZEEBE_ADDRESS=localhost:26500 python -m {_module_path(model)}"

@@ -31,6 +31,7 @@ class EngineBinding:
     element_found: bool  # the payload has a flow element with the task's seam:payloadElement
     zeebe_type: str | None = None  # zeebe:taskDefinition type; "" when the element has it empty
     has_task_definition: bool = False
+    zeebe_retries: str | None = None  # zeebe:taskDefinition retries, as written (None: not stated)
     camunda_type: str | None = None  # camunda:type ("external" for an external task)
     camunda_topic: str | None = None
 
@@ -56,6 +57,7 @@ def engine_binding(model: Model, task: Task) -> EngineBinding:
         bpmn_file=shown, element_found=True,
         zeebe_type=(definition.get("type") or "").strip() if definition is not None else None,
         has_task_definition=definition is not None,
+        zeebe_retries=definition.get("retries") if definition is not None else None,
         camunda_type=element.get(f"{{{V.CAMUNDA_NS}}}type"),
         camunda_topic=element.get(f"{{{V.CAMUNDA_NS}}}topic"),
     )
