@@ -5,6 +5,11 @@ so the output diffs and greps well; exit 1 when there is one. A clean run
 still says so in one line, because silence reads as "did it run at all?".
 A project error (bad config, unreadable model or payload) is exit 2 through
 seams_cli.errors.
+
+What a check found is kept under ``.seams/check-cache/``, keyed by the
+content of everything it reads (seams.project.check_cache): the same inputs
+print the same lines without loading the model. ``--no-cache`` neither reads
+nor writes it; deleting it only makes the next check do all the work.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import argparse
 
 from seams.checks import registry as checks
 from seams.checks.advice import advice
-from seams.project.layout import load_project
+from seams.project import check_cache
+from seams.project.layout import Project, load_project
 from seams_cli.lifetime import command_model
 
 CLEAN = "seams check: no problems"
@@ -24,13 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the project directory (default: the nearest seams.toml upwards)")
     parser.add_argument("--model", metavar="TRIG",
                         help="the TriG model to check (default: SEAMS_MODEL, else project.model)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="check everything afresh, without reading or writing .seams/check-cache")
 
 
 def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
-    with command_model(project) as model:
-        findings = checks.all_findings(project, model)
-        notes = advice(model)
+    verdict = fresh_verdict(project) if args.no_cache else cached_check(project)
+    findings, notes = verdict.findings, verdict.notes
     for finding in findings:
         print(finding.line())
     if not findings:
@@ -38,3 +45,25 @@ def run(args: argparse.Namespace) -> int:
     for note in notes:  # advice, not problems: the exit code is the findings' alone
         print(note)
     return 1 if findings else 0
+
+
+def cached_check(project: Project) -> check_cache.Verdict:
+    """The stored verdict of a check on exactly these inputs, else a fresh one, then stored.
+
+    The key is taken again after the check: a file changed while it ran
+    (an editor saving) leaves nothing stored, since the verdict may mix the
+    old and the new content."""
+    key = check_cache.check_key(project)
+    stored = check_cache.read_verdict(project, key)
+    if stored is not None:
+        return stored
+    verdict = fresh_verdict(project)
+    if check_cache.check_key(project) == key:
+        check_cache.write_verdict(project, key, verdict)
+    return verdict
+
+
+def fresh_verdict(project: Project) -> check_cache.Verdict:
+    """Load the model and run every gate (what the cache stands in for)."""
+    with command_model(project) as model:
+        return check_cache.Verdict(tuple(checks.all_findings(project, model)), tuple(advice(model)))
