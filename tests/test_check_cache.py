@@ -115,7 +115,7 @@ def test_a_corrupt_or_foreign_entry_is_ignored_and_replaced(example_project, cap
                         encoding="utf-8")
     expected = check(capsys, example_project, "--no-cache")
     assert expected[0] == 1
-    key = check_cache.check_key(load_project(str(example_project)))
+    key = check_command._key(load_project(str(example_project)))
     entry = example_project / check_cache.DIRECTORY / f"{key}.json"
     entry.parent.mkdir(parents=True)
     entry.write_bytes(content.replace(b"KEY", key.encode()))
@@ -177,7 +177,7 @@ def test_two_checks_at_once_agree_and_leave_one_good_entry(example_project):
     assert [r.returncode for r in results] == [0, 0] and results[0].stdout == results[1].stdout
     assert all(r.stderr == "" for r in results)
     (entry,) = entries(example_project)
-    key = check_cache.check_key(load_project(str(example_project)))
+    key = check_command._key(load_project(str(example_project)))
     assert check_cache.read_verdict(load_project(str(example_project)), key) is not None
     assert entry.stem == key
     assert not list(entry.parent.glob(".*.tmp"))

@@ -69,8 +69,9 @@ def cache_path(project: Project) -> Path:
     return project.root / DIRECTORY
 
 
-def check_key(project: Project, environ: dict[str, str] | None = None) -> str:
-    """The digest of everything ``seams check`` reads (see the module's docstring)."""
+def check_key(project: Project, generator_group: str, environ: dict[str, str] | None = None) -> str:
+    """The digest of everything ``seams check`` reads (see the module's docstring);
+    ``generator_group`` is the entry-point group generators register in."""
     environ = dict(os.environ if environ is None else environ)
     digest = hashlib.sha256()
 
@@ -79,7 +80,7 @@ def check_key(project: Project, environ: dict[str, str] | None = None) -> str:
         digest.update(data)
 
     add("tool", _tool_digest().encode())
-    add("generators", _generators_digest().encode())
+    add("generators", _generators_digest(generator_group).encode())
     add("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_"))).encode())
     add("root", str(project.root).encode())
     add("model", str(project.model_path).encode())
@@ -167,12 +168,10 @@ def _tool_digest() -> str:
     return digest.hexdigest()
 
 
-def _generators_digest() -> str:
+def _generators_digest(group: str) -> str:
     """The generator entry points and their packages' sources (a generator's code decides its output)."""
-    from seams.generators import hookspecs
-
     digest = hashlib.sha256()
-    for entry in sorted(metadata.entry_points(group=hookspecs.ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+    for entry in sorted(metadata.entry_points(group=group), key=lambda e: (e.name, e.value)):
         dist = getattr(entry, "dist", None)
         digest.update(f"{entry.name}={entry.value}@{getattr(dist, 'name', '')} "
                       f"{getattr(dist, 'version', '')}\0".encode())

@@ -53,14 +53,20 @@ def cached_check(project: Project) -> check_cache.Verdict:
     The key is taken again after the check: a file changed while it ran
     (an editor saving) leaves nothing stored, since the verdict may mix the
     old and the new content."""
-    key = check_cache.check_key(project)
+    key = _key(project)
     stored = check_cache.read_verdict(project, key)
     if stored is not None:
         return stored
     verdict = fresh_verdict(project)
-    if check_cache.check_key(project) == key:
+    if _key(project) == key:
         check_cache.write_verdict(project, key, verdict)
     return verdict
+
+
+def _key(project: Project) -> str:
+    from seams.generators.hookspecs import ENTRY_POINT_GROUP
+
+    return check_cache.check_key(project, ENTRY_POINT_GROUP)
 
 
 def fresh_verdict(project: Project) -> check_cache.Verdict:
