@@ -181,3 +181,18 @@ def test_two_checks_at_once_agree_and_leave_one_good_entry(example_project):
     assert check_cache.read_verdict(load_project(str(example_project)), key) is not None
     assert entry.stem == key
     assert not list(entry.parent.glob(".*.tmp"))
+
+
+def test_a_seams_folder_leading_outside_the_project_is_neither_read_nor_written(example_project, tmp_path,
+                                                                              capsys):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (example_project / ".seams").symlink_to(elsewhere)
+    expected = check(capsys, example_project, "--no-cache")
+    assert check(capsys, example_project) == expected
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_the_cache_folder_is_kept_out_of_git(example_project, capsys):
+    check(capsys, example_project)
+    assert (example_project / ".seams" / ".gitignore").read_text(encoding="utf-8") == "*\n"

@@ -215,6 +215,8 @@ def read_verdict(project: Project, key: str) -> Verdict | None:
     """The stored verdict for ``key``; None when there is none or it cannot be trusted."""
     path = cache_path(project) / f"{key}.json"
     try:
+        if not path.parent.resolve().is_relative_to(project.root.resolve()):
+            return None  # a .seams leading out of the project: never read from there
         with open(path, "rb") as handle:
             raw = handle.read(MAX_ENTRY_BYTES + 1)
     except OSError:

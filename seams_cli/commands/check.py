@@ -18,9 +18,11 @@ import argparse
 
 from seams.checks import registry as checks
 from seams.checks.advice import advice
+from seams.errors import SeamsError
 from seams.project import check_cache
 from seams.project.layout import Project, load_project
 from seams_cli.lifetime import command_model
+from seams_edit.files import ensure_local_dir
 
 CLEAN = "seams check: no problems"
 
@@ -59,6 +61,10 @@ def cached_check(project: Project) -> check_cache.Verdict:
         return stored
     verdict = fresh_verdict(project)
     if _key(project) == key:
+        try:  # a .seams leading out of the project is refused; .seams/.gitignore keeps it out of git
+            ensure_local_dir(project.root, check_cache.cache_path(project))
+        except (SeamsError, OSError):
+            return verdict  # nothing stored: it is only a cache
         check_cache.write_verdict(project, key, verdict)
     return verdict
 
