@@ -29,7 +29,7 @@ ROWS = ("seams check, 2 vs 1 process", "seams check vs bare rdflib parse, 2 proc
 
 def test_the_quick_benchmark_run_prints_every_row_and_exits_0(tmp_path):
     result = subprocess.run([sys.executable, str(RUN), "--quick"], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=600, check=False)
+                            text=True, timeout=1200, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
     assert lines[0] == "| benchmark | measured | baseline | ratio | target | result |"
