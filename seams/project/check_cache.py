@@ -12,8 +12,9 @@ half of one and two writers of one key write the same bytes.
 
 The key takes in, by content (sha256):
 
-* seams itself: the format version, the seams version, every source file of
-  the ``seams`` and ``seams_cli`` packages, the versions of the libraries
+* seams itself: the format version, every source file of the ``seams``
+  packages (``seams``, ``seams_cli``, ``seams_edit``, ``pytest_seams`` and any
+  other ``seams*`` package beside them), the versions of the libraries
   whose behaviour the checks inherit, and the Python version;
 * the generators that can run: every entry point of the generator group, its
   distribution's version and the source files of its top-level package;
@@ -162,9 +163,11 @@ def _tool_digest() -> str:
     digest = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
     for library in _LIBRARIES:
         digest.update(f"{library} {_version(library)}\0".encode())
-    here = Path(__file__).resolve().parents[1]
-    for package in (here, here.parent / "seams_cli"):
-        _add_sources(digest, package)
+    beside = Path(__file__).resolve().parents[2]  # where the seams package lies, and its siblings
+    for package in sorted(beside.iterdir()):
+        if package.is_dir() and (package.name.startswith("seams") or package.name == "pytest_seams") \
+                and (package / "__init__.py").is_file():
+            _add_sources(digest, package)
     return digest.hexdigest()
 
 
