@@ -23,7 +23,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from command_cases import bare_parse, check
+from command_cases import check
 from measure import (
     BenchmarkError,
     Row,
@@ -117,4 +117,4 @@ def parser_rows(projects: dict[int, Path], *, repeats: int) -> list[Row]:
     return rows
 
 
-__all__ = ["bare_parse", "parser_rows", "recheck_rows", "scale_rows"]
+__all__ = ["parser_rows", "recheck_rows", "scale_rows"]
