@@ -41,7 +41,7 @@ def type_checks_row(project: Path, *, copies: int, repeats: int) -> tuple[Row, d
     checks: list[float] = []
     typed: list[tuple[float, dict[str, float]]] = []
     for _ in range(repeats):
-        seconds, text = _cpu_child([sys.executable, "-m", "seams_cli", "check"], project)
+        seconds, text = _cpu_child([sys.executable, "-m", "seams_cli", "check", "--no-cache"], project)
         if "seams check: no problems" not in text:
             raise BenchmarkError(f"seams check in {project} found problems:\n{text[-2000:]}")
         checks.append(seconds)

@@ -66,12 +66,13 @@ def quadratic(rows):
 
 decisions.overlapping_pairs = quadratic
 from seams_cli.main import main
-sys.exit(main(["check"]))
+sys.exit(main(["check", "--no-cache"]))
 """
 
 
 def _check(project: Path, *, quadratic: bool = False) -> Sample:
-    argv = [sys.executable, "-c", _QUADRATIC] if quadratic else [sys.executable, "-m", "seams_cli", "check"]
+    argv = ([sys.executable, "-c", _QUADRATIC] if quadratic
+            else [sys.executable, "-m", "seams_cli", "check", "--no-cache"])
     sample = run_child(argv, cwd=project)
     if "seams check: no problems" not in sample.stdout:
         raise BenchmarkError(f"seams check in {project} found problems:\n{sample.stdout[-2000:]}")
@@ -97,7 +98,7 @@ def cpu_seconds(project: Path) -> float:
     import os
     import subprocess
 
-    child = subprocess.Popen([sys.executable, "-m", "seams_cli", "check"], cwd=project,
+    child = subprocess.Popen([sys.executable, "-m", "seams_cli", "check", "--no-cache"], cwd=project,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:

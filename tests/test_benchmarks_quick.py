@@ -18,12 +18,18 @@ ROWS = ("seams check, 2 vs 1 process", "seams check vs bare rdflib parse, 2 proc
         "scratch copy with 2 MB in 40 unrelated files vs without",
         "type-aware checks vs seams check, 2 processes: CPU time",
         "seams check, UNIQUE table of 40 vs 8 rules", "seams check, UNIQUE table of 8 rules: sort-and-sweep vs",
+        "seams check again, nothing changed (from .seams/check-cache) vs a full check, 2 processes",
+        "seams check after a one-line TriG edit vs a full check, 2 processes (",
+        "seams check after a one-line TriG edit vs a full check, 2 processes: CPU time",
+        "seams check vs bare rdflib parse, 2 processes: CPU time",
+        "seams check, 3 vs 2 processes (", "seams check, 3 vs 2 processes: CPU time",
+        "seams check from its cache, 3 vs 2 processes", "seams check peak memory, 3 vs 2 processes",
         "scenario run on the embedded engine vs its handler and decision calls alone, per instance")
 
 
 def test_the_quick_benchmark_run_prints_every_row_and_exits_0(tmp_path):
     result = subprocess.run([sys.executable, str(RUN), "--quick"], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=300, check=False)
+                            text=True, timeout=1200, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
     assert lines[0] == "| benchmark | measured | baseline | ratio | target | result |"
@@ -32,3 +38,37 @@ def test_the_quick_benchmark_run_prints_every_row_and_exits_0(tmp_path):
         assert line.endswith("| not enforced |") and "x | ≤ " in line, line  # never a FAIL that exits 0
     assert any(line.startswith("| load: TriG parse") for line in lines)
     assert "--quick: targets not enforced" in result.stdout
+
+
+def _run_module():
+    import importlib.util
+
+    sys.path.insert(0, str(RUN.parent))
+    try:
+        spec = importlib.util.spec_from_file_location("benchmarks_run", RUN)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up there
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(RUN.parent))
+
+
+def test_enforce_coarse_fails_only_a_figure_more_than_twice_its_target(capsys):
+    run = _run_module()
+    from measure import Row
+
+    within = Row("a check", measured=3.0, baseline=1.0, target=2)  # 1.5x its target: slow, not a regression
+    beyond = Row("a check", measured=4.2, baseline=1.0, target=2)  # 2.1x its target
+    assert run._verdict([within], coarse=True) == 0
+    assert run._verdict([within], coarse=False) == 1
+    assert run._verdict([within, beyond], coarse=True) == 1
+    assert "1 more than 2x over target: a check (4.20x, target 2x)" in capsys.readouterr().err
+
+
+def test_unknown_groups_and_two_modes_are_usage_errors(tmp_path):
+    for argv in (["--only", "check,nonsense"], ["--quick", "--enforce-coarse"]):
+        result = subprocess.run([sys.executable, str(RUN), *argv], cwd=tmp_path, capture_output=True,
+                                text=True, timeout=60, check=False)
+        assert result.returncode == 2 and "usage:" in result.stderr, result.stderr

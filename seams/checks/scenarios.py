@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from seams import vocab as V
@@ -26,6 +27,14 @@ KIND = "shape"
 
 
 def scenario_findings(model: Model) -> list[Finding]:
+    from seams.checks.types import variable_types
+
+    view = model.view
+    # the model's names, once: per scenario they cost a pass over every variable of every process
+    names = _ModelNames(
+        variables=_names({v.name: v.iri for v in view.variables.values()}, len(view.variables)),
+        bindings=set(_names({b.name: b.iri for b in view.bindings.values()}, len(view.bindings)) or {}),
+        types=variable_types(model))
     found: list[Finding] = []
     for process in model.view.processes.values():
         seen: set[str] = set()
@@ -36,13 +45,19 @@ def scenario_findings(model: Model) -> list[Finding]:
                                          f'"{scenario.label}": another scenario of the process has this '
                                          "rdfs:label; each needs its own (it names the item)"))
                 seen.add(scenario.label)
-            found.extend(_scenario_findings(model, process, scenario))
+            found.extend(_scenario_findings(model, process, scenario, names))
     return sorted(set(found))
 
 
-def _scenario_findings(model: Model, process: Process, scenario: Scenario) -> Iterable[Finding]:
-    from seams.checks.types import variable_types
+@dataclass(frozen=True)
+class _ModelNames:
+    variables: dict[str, Any] | None  # variable name -> IRI; None when names are missing or taken twice
+    bindings: set[str]
+    types: dict[Any, Any]  # variable IRI -> its type (seams.checks.types.variable_types)
 
+
+def _scenario_findings(model: Model, process: Process, scenario: Scenario, names: _ModelNames
+                       ) -> Iterable[Finding]:
     view = model.view
     subject = model.qname(process.iri)
     label = f'"{scenario.label}": ' if scenario.label else ""
@@ -50,9 +65,7 @@ def _scenario_findings(model: Model, process: Process, scenario: Scenario) -> It
     def finding(message: str) -> Finding:
         return Finding(KIND, subject, "seam:scenario", f"{label}{message}")
 
-    variables = _names({v.name: v.iri for v in view.variables.values()}, len(view.variables))
-    types = variable_types(model)
-    bindings = set(_names({b.name: b.iri for b in view.bindings.values()}, len(view.bindings)) or {})
+    variables, bindings, types = names.variables, names.bindings, names.types
 
     def values(value: Any, predicate: str, names: dict[str, Any] | set[str] | None, what: str) -> Iterable[Finding]:
         if value is None:

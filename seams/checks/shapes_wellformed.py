@@ -10,6 +10,11 @@ shapes graph for shapes graphs, shipped with pyshacl), and Python adds what
 SHACL-SHACL leaves open: every ``sh:pattern`` (with its ``sh:flags``) must
 compile, and lengths must be integers of 0 or more. Each problem is a
 ``shape`` finding naming the shape and the predicate (docs/model.md).
+
+Validating the whole shapes graph grew with every form of every process
+(most of ``seams check`` on a 400-process model, docs/performance.md), so
+each distinct shape structure is validated once
+(seams.checks.shape_structures) with the same findings.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
 from seams import vocab as V
+from seams.checks.shape_structures import StructureKeys, Triple, parts, terms
 from seams.findings import Finding
 
 if TYPE_CHECKING:
@@ -54,11 +60,57 @@ def wellformedness_findings(model: Model) -> list[Finding]:
 
 
 def _shacl_shacl_findings(model: Model, shapes: Graph) -> Iterable[Finding]:
-    conforms, report, _ = validate(shapes, shacl_graph=shacl_shacl_graph(), inference="none", advanced=False,
-                                   js=False, meta_shacl=False, allow_infos=False, allow_warnings=False)
-    if conforms:
+    """SHACL-SHACL's findings, validating each distinct part structure once.
+
+    A part's verdict depends only on its structure (seams.checks.shape_structures),
+    so one part of each structure is validated, all of them in one graph; only
+    the structures that fail are validated again with every part that has
+    them, so each finding names its own shape with pyshacl's own message, as
+    a validation of the whole graph would. The cost grows with the number of
+    distinct structures (and of failing parts), not with the number of forms.
+    """
+    by_structure: dict[str, list[list[Triple]]] = {}
+    keys = StructureKeys()
+    for part in parts(shapes):
+        by_structure.setdefault(keys.key(part), []).append(part)
+    one_each = [found[0] for found in by_structure.values()]
+    focus = _failing_focus_nodes(shapes, one_each)
+    if focus is None:
         return
-    for result in report.objects(report.value(predicate=V.RDF.type, object=V.SH.ValidationReport), V.SH.result):
+    failing = [part for found in by_structure.values() if focus & terms(found[0]) for part in found]
+    if not failing:  # every focus node lies in a part; validate them all should that ever not hold
+        failing = [part for found in by_structure.values() for part in found]
+    yield from _report_findings(model, shapes, _validate(shapes, failing))
+
+
+def _validate(shapes: Graph, chosen: list[list[Triple]]) -> Graph | None:
+    """pyshacl's report for the chosen parts validated together (None when they conform)."""
+    data = Graph(namespace_manager=shapes.namespace_manager)
+    for part in chosen:
+        for triple in part:
+            data.add(triple)
+    conforms, report, _ = validate(data, shacl_graph=shacl_shacl_graph(), inference="none", advanced=False,
+                                   js=False, meta_shacl=False, allow_infos=False, allow_warnings=False)
+    return None if conforms else report
+
+
+def _results(report: Graph | None) -> list[Node]:
+    if report is None:
+        return []
+    return list(report.objects(report.value(predicate=V.RDF.type, object=V.SH.ValidationReport), V.SH.result))
+
+
+def _failing_focus_nodes(shapes: Graph, chosen: list[list[Triple]]) -> set[Node] | None:
+    """The focus nodes of the chosen parts' results; None when they conform."""
+    report = _validate(shapes, chosen)
+    if report is None:
+        return None
+    return {focus for result in _results(report) if (focus := report.value(result, V.SH.focusNode)) is not None}
+
+
+def _report_findings(model: Model, shapes: Graph, report: Graph | None) -> Iterable[Finding]:
+    for result in _results(report):
+        assert report is not None
         focus = report.value(result, V.SH.focusNode)
         path = report.value(result, V.SH.resultPath)
         message = str(report.value(result, V.SH.resultMessage) or "does not conform to SHACL-SHACL")

@@ -7,6 +7,11 @@ still says so in one line, because silence reads as "did it run at all?".
 at fault for code hosts and CI (seams_cli.check_formats); the exit code is the same.
 A project error (bad config, unreadable model or payload) is exit 2 through
 seams_cli.errors.
+
+What a check found is kept under ``.seams/check-cache/``, keyed by the
+content of everything it reads (seams.project.check_cache): the same inputs
+print the same lines without loading the model. ``--no-cache`` neither reads
+nor writes it; deleting it only makes the next check do all the work.
 """
 
 from __future__ import annotations
@@ -16,10 +21,13 @@ from pathlib import Path
 
 from seams.checks import registry as checks
 from seams.checks.advice import advice
+from seams.errors import SeamsError
 from seams.finding_locations import locate_findings
-from seams.project.layout import load_project
+from seams.project import check_cache
+from seams.project.layout import Project, load_project
 from seams_cli.check_formats import FORMATS, render
 from seams_cli.lifetime import command_model
+from seams_edit.files import ensure_local_dir
 
 CLEAN = "seams check: no problems"
 
@@ -32,13 +40,53 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text (default): one line per finding; json: findings with file and line; "
                              "sarif: SARIF 2.1.0 for code scanning; github: GitHub Actions ::error annotations")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="check everything afresh, without reading or writing .seams/check-cache")
 
 
 def run(args: argparse.Namespace) -> int:
     project = load_project(args.project, model=args.model)
-    with command_model(project) as model:
-        findings = checks.all_findings(project, model)
-        notes = advice(model)  # advice, not problems: the exit code is the findings' alone
-        locations = locate_findings(model, findings) if args.format != "text" else [None] * len(findings)
+    if args.format == "text":  # the lines alone: the cache stands in for the model
+        verdict = fresh_verdict(project) if args.no_cache else cached_check(project)
+        findings, notes = list(verdict.findings), list(verdict.notes)
+        locations: list = [None] * len(findings)
+    else:  # file and line need the model's payloads and TriG text
+        with command_model(project) as model:
+            findings = checks.all_findings(project, model)
+            notes = advice(model)
+            locations = locate_findings(model, findings)
+    # advice, not problems: the exit code is the findings' alone
     print(render(args.format, findings, locations, notes, cwd=Path.cwd(), root=project.root, clean=CLEAN), end="")
     return 1 if findings else 0
+
+
+def cached_check(project: Project) -> check_cache.Verdict:
+    """The stored verdict of a check on exactly these inputs, else a fresh one, then stored.
+
+    The key is taken again after the check: a file changed while it ran
+    (an editor saving) leaves nothing stored, since the verdict may mix the
+    old and the new content."""
+    key = _key(project)
+    stored = check_cache.read_verdict(project, key)
+    if stored is not None:
+        return stored
+    verdict = fresh_verdict(project)
+    if _key(project) == key:
+        try:  # a .seams leading out of the project is refused; .seams/.gitignore keeps it out of git
+            ensure_local_dir(project.root, check_cache.cache_path(project))
+        except (SeamsError, OSError):
+            return verdict  # nothing stored: it is only a cache
+        check_cache.write_verdict(project, key, verdict)
+    return verdict
+
+
+def _key(project: Project) -> str:
+    from seams.generators.hookspecs import ENTRY_POINT_GROUP
+
+    return check_cache.check_key(project, ENTRY_POINT_GROUP)
+
+
+def fresh_verdict(project: Project) -> check_cache.Verdict:
+    """Load the model and run every gate (what the cache stands in for)."""
+    with command_model(project) as model:
+        return check_cache.Verdict(tuple(checks.all_findings(project, model)), tuple(advice(model)))

@@ -1,0 +1,120 @@
+"""Checking again: ``seams check`` from its cache and after a one-line edit, against a full check;
+the same at 4,000 processes; and oxrdflib's TriG parser against rdflib's.
+
+* **unchanged**: ``seams check`` once fills ``.seams/check-cache``; then the
+  same command (a cache hit: every input hashed, the stored lines printed)
+  alternates with ``seams check --no-cache`` (a full check).
+* **one-line edit**: before each sample one label of the seams graph gets a
+  new text (never seen before, so the cache cannot know it), then
+  ``seams check``; against ``seams check --no-cache`` of the same state.
+* **scale**: the 4,000-process project against the 400-process one (check
+  time, cached re-check, peak memory).
+* **parser**: a bare parse of the TriG into the Dataset seams reads, with
+  rdflib's own TriG parser and with oxrdflib's (``format="ox-trig"``, parsed
+  by pyoxigraph in Rust, the statements added to the same rdflib store), each
+  in a fresh child; the child checks the two give the same statements.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from command_cases import check
+from measure import (
+    BenchmarkError,
+    Row,
+    Sample,
+    alternate,
+    best_cpu_seconds,
+    best_seconds,
+    least_rss_mb,
+    processes,
+    run_child,
+)
+
+_LABEL = re.compile(r'(rdfs:label "Leave request form 0)([^"]*)(")')
+_edits = itertools.count()
+
+# parse with one parser; print the statement count (bnodes aside) for the comparison
+_PARSE_WITH = """import sys
+from rdflib import BNode, Dataset
+d = Dataset(default_union=True)
+d.parse(data=open(sys.argv[1], encoding='utf-8').read(), format=sys.argv[2])
+print(len(d), sum(1 for q in d.quads() if not any(isinstance(t, BNode) for t in q[:3])))
+"""
+
+
+def _one_line_edit(project: Path) -> None:
+    trig = project / "model" / "model.trig"
+    text = trig.read_text(encoding="utf-8")
+    changed, count = _LABEL.subn(lambda m: f"{m.group(1)} (edit {next(_edits)}){m.group(3)}", text, count=1)
+    if count != 1:
+        raise BenchmarkError(f"{trig}: no 'Leave request form 0' label to edit")
+    trig.write_text(changed, encoding="utf-8")
+
+
+def recheck_rows(project: Path, *, copies: int, repeats: int) -> list[Row]:
+    check(project, cached=True)  # fills the cache for the state as it is
+    hits, fulls = alternate(repeats, lambda: check(project, cached=True), lambda: check(project))
+
+    def edited() -> Sample:
+        _one_line_edit(project)
+        return check(project, cached=True)
+
+    edits, edited_fulls = alternate(repeats, edited, lambda: check(project))
+    return [
+        Row(f"seams check after a one-line TriG edit vs a full check, {processes(copies)}: CPU time",
+            best_cpu_seconds(edits), best_cpu_seconds(edited_fulls), target=0.1, enforced=False),
+        Row(f"seams check again, nothing changed (from .seams/check-cache) vs a full check, {processes(copies)}",
+            best_seconds(hits), best_seconds(fulls), target=0.1),
+        Row(f"seams check after a one-line TriG edit vs a full check, {processes(copies)}",
+            best_seconds(edits), best_seconds(edited_fulls), target=0.1, enforced=False,
+            note="not incremental yet: the issue's target, tracked"),
+    ]
+
+
+def scale_rows(small: Path, large: Path, *, small_n: int, large_n: int, repeats: int) -> list[Row]:
+    """Growth from ``small_n`` to ``large_n`` processes: full check, cached re-check, peak memory.
+    The first full check of each is the one that fills its cache (a miss: the cache is emptied first)."""
+    for project in (small, large):
+        shutil.rmtree(project / ".seams" / "check-cache", ignore_errors=True)
+    small_full, large_full = alternate(1, lambda: check(small, cached=True), lambda: check(large, cached=True))
+    more = alternate(repeats - 1, lambda: check(small), lambda: check(large))
+    small_full, large_full = small_full + more[0], large_full + more[1]
+    small_hit, large_hit = alternate(repeats, lambda: check(small, cached=True), lambda: check(large, cached=True))
+    growth = large_n / small_n
+    return [
+        Row(f"seams check, {large_n} vs {processes(small_n)}", best_seconds(large_full), best_seconds(small_full),
+            target=1.2 * growth, note=f"{growth:g}x the model: linear + 20%"),
+        Row(f"seams check, {large_n} vs {processes(small_n)}: CPU time", best_cpu_seconds(large_full),
+            best_cpu_seconds(small_full), target=1.2 * growth),
+        Row(f"seams check from its cache, {large_n} vs {processes(small_n)}", best_seconds(large_hit),
+            best_seconds(small_hit), target=1.2 * growth, note=f"{growth:g}x the model: linear + 20%"),
+        Row(f"seams check peak memory, {large_n} vs {processes(small_n)}", least_rss_mb(large_full),
+            least_rss_mb(small_full), target=1.2 * growth, unit="MB", note=f"{growth:g}x the model: linear + 20%"),
+    ]
+
+
+def parser_rows(projects: dict[int, Path], *, repeats: int) -> list[Row]:
+    rows = []
+    for copies, project in sorted(projects.items()):
+        def parse(fmt: str, project: Path = project) -> Sample:
+            return run_child([sys.executable, "-c", _PARSE_WITH, "model/model.trig", fmt], cwd=project)
+
+        ox, plain = alternate(repeats, lambda: parse("ox-trig"), lambda: parse("trig"))
+        if ox[0].stdout != plain[0].stdout:
+            raise BenchmarkError(f"oxrdflib and rdflib read different statements at {processes(copies)}: "
+                                 f"{ox[0].stdout.strip()} against {plain[0].stdout.strip()}")
+        rows.append(Row(f"TriG parse, oxrdflib (pyoxigraph) vs rdflib, {processes(copies)}: CPU time",
+                        best_cpu_seconds(ox), best_cpu_seconds(plain), target=1, enforced=False,
+                        note="adopted only if faster and every test passes"))
+        rows.append(Row(f"TriG parse, oxrdflib (pyoxigraph) vs rdflib, {processes(copies)}: peak memory",
+                        least_rss_mb(ox), least_rss_mb(plain), target=1, unit="MB", enforced=False))
+    return rows
+
+
+__all__ = ["parser_rows", "recheck_rows", "scale_rows"]

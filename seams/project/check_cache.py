@@ -1,0 +1,274 @@
+"""What ``seams check`` found, kept under ``.seams/check-cache/`` keyed by every input's content.
+
+A check that runs again on the same inputs finds the same: so its findings
+and notes are stored under a key that digests everything any gate reads
+(docs/performance.md, "The check cache"), and a check whose key is stored
+prints them without loading the model. The cache is only ever an
+optimisation: an entry is used only when its whole key matches, and an entry
+that cannot be read, is not this format, or names another key is ignored
+(the check runs as if there were none) and then replaced. Entries are
+written whole through a temporary file and a rename, so a reader never sees
+half of one and two writers of one key write the same bytes.
+
+The key takes in, by content (sha256):
+
+* seams itself: the format version, every source file of the ``seams``
+  packages (``seams``, ``seams_cli``, ``seams_edit``, ``pytest_seams`` and any
+  other ``seams*`` package beside them), the versions of the libraries
+  whose behaviour the checks inherit, and the Python version;
+* the generators that can run: every entry point of the generator group, its
+  distribution's version and the source files of its top-level package;
+* the project: ``seams.toml``, the model path and every file under the
+  model's directory (payloads must lie there, so whatever the TriG names is
+  included without parsing it), ``seams.lock`` and every file it names,
+  every file under the generated and handlers directories;
+* every ``SEAMS_*`` environment variable.
+
+A file that is no regular file is digested as its kind, so a FIFO put where a
+payload was changes the key (and the check then refuses it as before).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from seams.findings import Finding
+from seams.fs import atomic_write
+
+if TYPE_CHECKING:
+    from seams.project.layout import Project
+
+FORMAT = 1
+DIRECTORY = ".seams/check-cache"
+MAX_ENTRY_BYTES = 64 << 20
+KEEP = 16
+"""Entries kept: the last checks' (switching branches back and forth still hits), not a history."""
+_LIBRARIES = ("rdflib", "pyshacl", "lxml", "jinja2", "pluggy", "SpiffWorkflow", "hypothesis")
+_SKIPPED_DIRS = {"__pycache__", ".git", ".seams", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
+_SOURCE_SUFFIXES = (".py", ".ttl", ".j2", ".json", ".toml", ".txt", ".md")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a check printed: its findings and its advice notes."""
+
+    findings: tuple[Finding, ...]
+    notes: tuple[str, ...]
+
+
+def cache_path(project: Project) -> Path:
+    return project.root / DIRECTORY
+
+
+def check_key(project: Project, generator_group: str, environ: dict[str, str] | None = None) -> str:
+    """The digest of everything ``seams check`` reads (see the module's docstring);
+    ``generator_group`` is the entry-point group generators register in."""
+    environ = dict(os.environ if environ is None else environ)
+    digest = hashlib.sha256()
+
+    def add(label: str, data: bytes) -> None:
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
+
+    add("tool", _tool_digest().encode())
+    add("generators", _generators_digest(generator_group).encode())
+    add("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_"))).encode())
+    add("root", str(project.root).encode())
+    add("model", str(project.model_path).encode())
+    add("config", _file_digest(project.config_path).encode())
+    add("lock", _file_digest(project.lock_path).encode())
+    for label, path in _tree_entries(project):
+        add(label, _file_digest(path).encode())
+    return digest.hexdigest()
+
+
+def _tree_entries(project: Project) -> Iterator[tuple[str, Path]]:
+    model_dir = project.model_path.parent
+    roots = [model_dir, project.generated_dir, project.handlers_dir]
+    named: set[Path] = set()
+    for relative in _lock_paths(project):
+        named.add(project.root / relative)
+    seen: set[Path] = set()
+    for root in roots:
+        for path in _files_under(root):
+            if path not in seen:
+                seen.add(path)
+                yield f"file:{path}", path
+    for path in sorted(named - seen):
+        yield f"named:{path}", path
+
+
+def _lock_paths(project: Project) -> list[str]:
+    """Every path ``seams.lock`` names (generated files and drafts); none when it is unreadable,
+    which the check itself reports, and whose bytes are in the key."""
+    try:
+        data = json.loads(project.lock_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    found: list[str] = []
+    if isinstance(data, dict):
+        generated = data.get("generated")
+        if isinstance(generated, dict):
+            found += [key for key in generated if isinstance(key, str)]
+        drafts = data.get("drafts")
+        for record in drafts if isinstance(drafts, list) else ():
+            if isinstance(record, dict):
+                found += [value for value in record.values() if isinstance(value, str) and "/" in value]
+    return [path for path in found if "\0" not in path]
+
+
+def _files_under(root: Path) -> list[Path]:
+    if not root.is_dir():
+        return [root]
+    found: list[Path] = []
+    for directory, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
+        found += [Path(directory, name) for name in sorted(filenames) if not name.endswith(".pyc")]
+    return found
+
+
+def _file_digest(path: Path) -> str:
+    """sha256 of a regular file's bytes; else what is there (missing, a directory, a FIFO...)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "missing"
+    except OSError as error:
+        return f"unreadable:{error.errno}"
+    if not stat.S_ISREG(info.st_mode):
+        return f"not-regular:{stat.S_IFMT(info.st_mode)}"
+    try:
+        with open(path, "rb") as handle:
+            digest = hashlib.sha256()
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as error:
+        return f"unreadable:{error.errno}"
+    return f"{info.st_size}:{digest.hexdigest()}"
+
+
+@lru_cache(maxsize=1)
+def _tool_digest() -> str:
+    """seams' own sources and the versions of what the checks inherit, once per process."""
+    digest = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
+    for library in _LIBRARIES:
+        digest.update(f"{library} {_version(library)}\0".encode())
+    beside = Path(__file__).resolve().parents[2]  # where the seams package lies, and its siblings
+    for package in sorted(beside.iterdir()):
+        if package.is_dir() and (package.name.startswith("seams") or package.name == "pytest_seams") \
+                and (package / "__init__.py").is_file():
+            _add_sources(digest, package)
+    return digest.hexdigest()
+
+
+def _generators_digest(group: str) -> str:
+    """The generator entry points and their packages' sources (a generator's code decides its output)."""
+    digest = hashlib.sha256()
+    for entry in sorted(metadata.entry_points(group=group), key=lambda e: (e.name, e.value)):
+        dist = getattr(entry, "dist", None)
+        digest.update(f"{entry.name}={entry.value}@{getattr(dist, 'name', '')} "
+                      f"{getattr(dist, 'version', '')}\0".encode())
+        top = entry.value.split(":")[0].split(".")[0]
+        if top in ("seams", "seams_cli"):
+            continue  # in the tool's digest already
+        for location in _package_locations(top):
+            _add_sources(digest, location)
+    return digest.hexdigest()
+
+
+def _package_locations(top: str) -> list[Path]:
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(top)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        return [Path(p) for p in spec.submodule_search_locations]
+    return [Path(spec.origin)] if spec.origin else []
+
+
+def _add_sources(digest, location: Path) -> None:
+    paths = [location] if location.is_file() else [
+        p for p in _files_under(location) if p.suffix in _SOURCE_SUFFIXES]
+    for path in paths:
+        digest.update(f"{path.relative_to(location.parent)}\0{_file_digest(path)}\0".encode())
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def read_verdict(project: Project, key: str) -> Verdict | None:
+    """The stored verdict for ``key``; None when there is none or it cannot be trusted."""
+    path = cache_path(project) / f"{key}.json"
+    try:
+        if not path.parent.resolve().is_relative_to(project.root.resolve()):
+            return None  # a .seams leading out of the project: never read from there
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_ENTRY_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > MAX_ENTRY_BYTES:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        if data.get("format") != FORMAT or data.get("key") != key:
+            return None
+        findings = tuple(_finding(item) for item in data["findings"])
+        notes = tuple(data["notes"])
+        if not all(isinstance(note, str) for note in notes):
+            return None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return Verdict(findings, notes)
+
+
+def _finding(item: object) -> Finding:
+    if not isinstance(item, dict):
+        raise TypeError("a finding is an object")
+    finding = Finding.from_dict(item)
+    if not all(isinstance(v, str) for v in (finding.kind, finding.subject, finding.message)) or not (
+            finding.predicate is None or isinstance(finding.predicate, str)):
+        raise TypeError("a finding's fields are strings")
+    return finding
+
+
+def write_verdict(project: Project, key: str, verdict: Verdict) -> None:
+    """Store the verdict for ``key``; a cache that cannot be written is no error (it is only a cache)."""
+    data = {"format": FORMAT, "key": key, "findings": [f.as_dict() for f in verdict.findings],
+            "notes": list(verdict.notes)}
+    directory = cache_path(project)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        atomic_write(directory / f"{key}.json", json.dumps(data, sort_keys=True, indent=1).encode("utf-8"))
+        _prune(directory)
+    except OSError:
+        return
+
+
+def _prune(directory: Path) -> None:
+    """Keep the KEEP newest entries; another writer removing one first is fine."""
+    entries: list[tuple[int, str, Path]] = []
+    for path in directory.glob("*.json"):
+        try:
+            entries.append((path.stat().st_mtime_ns, path.name, path))
+        except OSError:
+            continue
+    for _, _, path in sorted(entries, reverse=True)[KEEP:]:
+        path.unlink(missing_ok=True)

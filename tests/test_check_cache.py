@@ -1,0 +1,198 @@
+"""``seams check``'s cache never changes a verdict: cached and uncached checks print the same
+lines on random edits (and on edits undone, where the cache answers), and a deleted, corrupt,
+foreign or stale cache, or two checks at once, only cost time."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from helpers import run_seams
+
+from seams.project import check_cache
+from seams.project.layout import load_project
+from seams_cli.commands import check as check_command
+from seams_cli.main import main
+
+
+def check(capsys, root: Path, *extra: str) -> tuple[int, str]:
+    code = main(["check", "--project", str(root), *extra])
+    out = capsys.readouterr()
+    assert out.err == ""
+    return code, out.out
+
+
+@pytest.fixture
+def fresh_calls(monkeypatch):
+    calls: list[Path] = []
+    real = check_command.fresh_verdict
+
+    def counting(project):
+        calls.append(project.root)
+        return real(project)
+
+    monkeypatch.setattr(check_command, "fresh_verdict", counting)
+    return calls
+
+
+def entries(root: Path) -> list[Path]:
+    return sorted((root / check_cache.DIRECTORY).glob("*.json"))
+
+
+# one-line edits a modeler or a tool makes: (file, old text, new texts)
+_EDITS = [
+    ("model/model.trig", "sh:maxLength 500", ["sh:maxLength 400", "sh:maxLength -5", 'sh:maxLength "x"']),
+    ("model/model.trig", 'sh:pattern "^BK-[0-9]+$"', ['sh:pattern "^BK-[0-9+$"', 'sh:pattern "^BK-[0-9]*$"']),
+    ("model/model.trig", 'rdfs:label "Review form"', ['rdfs:label "Review"', 'rdfs:label "Review form" ; sh:closed 3']),
+    ("model/model.trig", "sh:minInclusive 1 ;", ["sh:minInclusive 61 ;", ""]),
+    ("model/leave.bpmn", "days > 20 or", ["days > 21 or", "dayz > 20 or", "days > or"]),
+    ("model/leave.dmn", "<text>&lt;= 5</text>", ["<text>&lt;= 6</text>", "<text>&lt;&lt;= 5</text>"]),
+    ("handlers/check_balance.py", "def ", ["def  "]),
+    ("generated/decisions.py", "def ", ["def  "]),
+    ("seams.lock", '"generated"', ['"generated" ']),
+]
+
+
+def _edit(root: Path, rng: random.Random) -> None:
+    path, old, news = rng.choice(_EDITS)
+    target = root / path
+    text = target.read_text(encoding="utf-8")
+    if old not in text:
+        return
+    target.write_text(text.replace(old, rng.choice(news), 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cached_and_uncached_checks_agree_on_random_edits_and_undos(example_project, capsys, fresh_calls, seed):
+    rng = random.Random(seed)
+    root = example_project
+    states: list[dict[str, str]] = []
+    for step in range(6):
+        undo = bool(states) and (step == 5 or rng.random() < 0.4)
+        if undo:  # back to an earlier state: the cache answers with what it stored then
+            for path, text in rng.choice(states).items():
+                (root / path).write_text(text, encoding="utf-8")
+        else:
+            _edit(root, rng)
+        states.append({path: (root / path).read_text(encoding="utf-8") for path, _, _ in _EDITS})
+        before = len(fresh_calls)
+        cached = check(capsys, root)
+        assert not undo or len(fresh_calls) == before  # a hit
+        uncached = check(capsys, root, "--no-cache")
+        assert cached == uncached
+        before = len(fresh_calls)
+        assert check(capsys, root) == uncached
+        assert len(fresh_calls) == before  # from the cache
+
+
+def test_an_unchanged_project_is_answered_from_the_cache(example_project, capsys, fresh_calls):
+    first = check(capsys, example_project)
+    assert len(fresh_calls) == 1 and len(entries(example_project)) == 1
+    assert check(capsys, example_project) == first
+    assert len(fresh_calls) == 1
+    (example_project / "model" / "leave.bpmn").write_text(
+        (example_project / "model" / "leave.bpmn").read_text(encoding="utf-8").replace("days > 20 or", "days > 21 or"),
+        encoding="utf-8")
+    check(capsys, example_project)
+    assert len(fresh_calls) == 2  # a payload changed: checked again
+
+
+def test_no_cache_neither_reads_nor_writes(example_project, capsys, fresh_calls):
+    check(capsys, example_project, "--no-cache")
+    assert not (example_project / ".seams" / "check-cache").exists()
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe not json", b"[1, 2]", b'{"format": 1}',
+                                     b'{"format": 1, "key": "KEY", "findings": [{"kind": 3}], "notes": []}',
+                                     b'{"format": 999, "key": "KEY", "findings": [], "notes": []}'])
+def test_a_corrupt_or_foreign_entry_is_ignored_and_replaced(example_project, capsys, fresh_calls, content):
+    tampered = example_project / "model" / "model.trig"
+    tampered.write_text(tampered.read_text(encoding="utf-8").replace("sh:maxLength 500", "sh:maxLength -5"),
+                        encoding="utf-8")
+    expected = check(capsys, example_project, "--no-cache")
+    assert expected[0] == 1
+    key = check_command._key(load_project(str(example_project)))
+    entry = example_project / check_cache.DIRECTORY / f"{key}.json"
+    entry.parent.mkdir(parents=True)
+    entry.write_bytes(content.replace(b"KEY", key.encode()))
+    assert check(capsys, example_project) == expected
+    assert len(fresh_calls) == 2
+    assert json.loads(entry.read_text(encoding="utf-8"))["key"] == key  # replaced by a good one
+
+
+def test_a_lying_entry_under_another_key_is_never_used(example_project, capsys, fresh_calls):
+    clean = check(capsys, example_project)
+    (entry,) = entries(example_project)
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    data["findings"] = [{"kind": "shape", "subject": "ex:X", "predicate": None, "message": "made up"}]
+    shutil.move(entry, entry.with_name("0" * 64 + ".json"))  # not this project's key
+    entry.with_name("0" * 64 + ".json").write_text(json.dumps(data), encoding="utf-8")
+    assert check(capsys, example_project) == clean
+
+
+def test_a_new_seams_version_misses(example_project, capsys, fresh_calls, monkeypatch):
+    check(capsys, example_project)
+    monkeypatch.setattr(check_cache, "_tool_digest", lambda: "another seams")
+    check(capsys, example_project)
+    assert len(fresh_calls) == 2 and len(entries(example_project)) == 2
+
+
+def test_deleting_the_cache_only_costs_time(example_project, capsys, fresh_calls):
+    first = check(capsys, example_project)
+    shutil.rmtree(example_project / ".seams" / "check-cache")
+    assert check(capsys, example_project) == first
+    assert len(fresh_calls) == 2
+
+
+def test_a_file_changed_during_the_check_stores_nothing(example_project, capsys, monkeypatch):
+    real = check_command.fresh_verdict
+
+    def saving_meanwhile(project):
+        verdict = real(project)
+        lock = project.lock_path
+        lock.write_text(lock.read_text(encoding="utf-8") + " ", encoding="utf-8")
+        return verdict
+
+    monkeypatch.setattr(check_command, "fresh_verdict", saving_meanwhile)
+    check(capsys, example_project)
+    assert entries(example_project) == []
+
+
+def test_the_cache_keeps_the_newest_entries_only(example_project, monkeypatch):
+    project = load_project(str(example_project))
+    verdict = check_cache.Verdict((), ())
+    for i in range(check_cache.KEEP + 3):
+        check_cache.write_verdict(project, f"{i:064x}", verdict)
+    assert len(entries(example_project)) == check_cache.KEEP
+    assert check_cache.read_verdict(project, f"{check_cache.KEEP + 2:064x}") == verdict
+
+
+def test_two_checks_at_once_agree_and_leave_one_good_entry(example_project):
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda _: run_seams("check", cwd=example_project), range(2)))
+    assert [r.returncode for r in results] == [0, 0] and results[0].stdout == results[1].stdout
+    assert all(r.stderr == "" for r in results)
+    (entry,) = entries(example_project)
+    key = check_command._key(load_project(str(example_project)))
+    assert check_cache.read_verdict(load_project(str(example_project)), key) is not None
+    assert entry.stem == key
+    assert not list(entry.parent.glob(".*.tmp"))
+
+
+def test_a_seams_folder_leading_outside_the_project_is_neither_read_nor_written(example_project, tmp_path,
+                                                                              capsys):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (example_project / ".seams").symlink_to(elsewhere)
+    expected = check(capsys, example_project, "--no-cache")
+    assert check(capsys, example_project) == expected
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_the_cache_folder_is_kept_out_of_git(example_project, capsys):
+    check(capsys, example_project)
+    assert (example_project / ".seams" / ".gitignore").read_text(encoding="utf-8") == "*\n"
