@@ -30,7 +30,7 @@ from pathlib import Path
 from pytest_seams import CONFIG_NAME, MODEL_ONLY
 from seams.errors import ProjectError
 from seams.findings import Finding
-from seams.processes import kill_group, wait_unreaped
+from seams.process_groups import kill_group, wait_unreaped
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.I)
 # options a caller's shell may carry that would change what the session runs

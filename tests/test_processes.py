@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from seams.processes import kill_group, wait_unreaped
+from seams.process_groups import kill_group, wait_unreaped
 
 
 def test_a_finished_child_stays_unreaped_until_waited_for():

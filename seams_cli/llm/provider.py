@@ -28,7 +28,7 @@ from typing import IO, TypeVar
 
 from seams.errors import ProjectError, ProviderError
 from seams.fs import atomic_write, resolve_inside
-from seams.processes import kill_group, wait_unreaped
+from seams.process_groups import kill_group, wait_unreaped
 from seams.project.config import CONFIG_NAME, Config
 from seams.project.writes import WriteError
 from seams_edit.files import ensure_local_dir
