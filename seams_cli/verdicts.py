@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pytest_seams.runner import ItemResult, SessionResult
 from seams.errors import GeneratorError
-from seams_cli.llm.provider import strip_escapes
+from seams_cli.llm.answer_text import strip_escapes
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 REASON_LIMIT = 200  # characters of one reason, once the inputs in it are shortened

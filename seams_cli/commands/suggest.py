@@ -22,24 +22,20 @@ from seams.project.project_lock import project_lock
 from seams.suggestions.answer import KIND, parse_answer, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import original_conditions
-from seams_cli.llm.prompting import fill, load_template
-from seams_cli.llm.provider import (
+from seams_cli.llm.answer_text import strip_fence
+from seams_cli.llm.cache import cache_key as key_of
+from seams_cli.llm.cache import cached_answer
+from seams_cli.llm.options import (
     add_provider_arguments,
     add_refresh_argument,
     add_tries_argument,
-    cached_answer,
-    call_provider,
     chosen_llm_model,
     chosen_provider,
     chosen_tries,
-    mark_rejected,
-    say,
-    say_provider,
-    strip_fence,
 )
-from seams_cli.llm.provider import (
-    cache_key as key_of,
-)
+from seams_cli.llm.output import say, say_provider
+from seams_cli.llm.process import call_provider
+from seams_cli.llm.prompting import fill, load_template
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.suggest.build import build_change, change_files
 from seams_cli.workflows.suggest.prompt import FOLLOW_UP, TEMPLATE, build_follow_up, prompt_values
@@ -48,19 +44,17 @@ from seams_cli.workflows.suggest.scratch_check import check_in_scratch
 from seams_cli.workflows.suggest.store import (
     PREFIX_PATTERN,
     Pending,
+    answer_cache,
     cache_key,
     file_hashes,
     list_pending,
     load_pending,
-    read_cache,
-    rejected_path,
     remove_pending,
     resolve_id,
     store_pending,
     suggestion_id,
     unified_diff,
     verify_stored,
-    write_cache,
 )
 from seams_edit import apply
 from seams_edit.files import read_or_none
@@ -146,7 +140,7 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
         except (GeneratorError, ResolutionError) as exc:
             # a verdict on the answer: a re-run says the cached answer was rejected before
             lines = [str(exc), *getattr(exc, "details", ())]
-            mark_rejected(project.cache_dir, rejected_path(project, key), lines)
+            answer_cache(project).mark_rejected(key, lines)
             if attempt == tries:
                 raise
             for line in lines:
@@ -159,12 +153,13 @@ def _suggest(project, args: argparse.Namespace, llm_model: str | None) -> int:
 def _answer(project, key: str, prompt: str, about: dict[str, str], provider: str, llm_model: str | None, *,
             refresh: bool) -> str:
     """One try's response: cached under ``key``, else the provider's (then cached at once)."""
+    cache = answer_cache(project)
     response, _ = cached_answer(
-        lambda: read_cache(project, key),
+        lambda: cache.read(key),
         lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,
                               llm_model=llm_model, project_root=project.root),
-        lambda text: write_cache(project, key, text, about),
-        refresh=refresh, rejected=rejected_path(project, key))
+        lambda text: cache.write(key, text, about),
+        refresh=refresh, rejected=cache.rejected(key))
     return response
 
 
