@@ -61,7 +61,7 @@ Scrub = Callable[[str], str]
 
 @dataclass(frozen=True)
 class Wording:
-    """How one command words the items that did not pass: all the three commands differ in."""
+    """How one command words the items that did not pass: everything the three commands differ in."""
 
     reason: Callable[[ItemResult, Scrub], str]  # why one item failed, on one line ("": no reason shown)
     prefix: str = ""  # before each line ("failed " for propose; draft-generator adds its own)
@@ -220,7 +220,7 @@ def first_refusal(result: SessionResult, names: Iterable[str]) -> str | None:
     return None
 
 
-# --- seams suggest ------------------------------------------------------------------------------
+# --- seams suggest: one verdict per gate ------------------------------------------------------
 
 @dataclass(frozen=True)
 class GateVerdict:
