@@ -1,6 +1,6 @@
 """Pending suggestions and cached provider answers under ``.seams/suggestions/``.
 
-Ids and cache keys use the provider module's key encoding: the hex sha256 of
+Ids and cache keys use the answer cache's key encoding: the hex sha256 of
 the fields as a compact JSON array of strings, UTF-8 (see
 seams_cli.llm.cache.cache_key; documented in docs/suggest.md), so no two
 different field lists share a key whatever the fields contain.
