@@ -4,21 +4,22 @@ Every LLM workflow judges its answer by the item reports of one pytest
 session in a scratch copy (docs/architecture.md, D-judge), and each prints
 the items that did not pass as lines: ``seams propose`` as ``failed <item>:
 <why>``, ``seams draft-generator`` as ``<item>: <why>`` (the command adds
-``failed``), ``seams suggest`` per gate as the findings' own lines. They
-differ only in wording; which items count, why an item failed (its first
-finding, else its text), and how scratch paths are kept out of a line are
-decided here, once.
+``failed``), ``seams suggest`` per gate as the findings' own lines. One
+function, :func:`verdict_lines`, walks the reports for all three; how each
+command words them (prefix, order, what a skipped item is, why an item failed,
+what is said of the session) is a row of data, a :class:`Wording`
+(:data:`PROPOSE`, :data:`GOLDEN`, :data:`GATE`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from pytest_seams.runner import ItemResult, SessionResult
 from seams.errors import GeneratorError
-from seams_cli.llm.provider import strip_escapes
+from seams_cli.llm.answer_text import strip_escapes
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 REASON_LIMIT = 200  # characters of one reason, once the inputs in it are shortened
@@ -55,32 +56,130 @@ def one_line(text: str, *, limit: int = LINE_LIMIT) -> str:
     return " ".join(_CONTROL.sub(" ", text).split())[:limit]
 
 
-def unreported(result: SessionResult, expected: Iterable[str]) -> list[tuple[str, str]]:
-    """(name, ``was skipped`` | ``did not run``) of each expected item that neither passed
-    nor failed: a draft that skips or never reaches an item does not pass by silence."""
-    outcomes = {item.name: item.outcome for item in result.items}
-    return [(name, "was skipped" if outcomes.get(name) == "skipped" else "did not run")
-            for name in expected if outcomes.get(name) not in ("passed", "failed", "error")]
+Scrub = Callable[[str], str]
 
 
-# --- seams propose ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Wording:
+    """How one command words the items that did not pass: everything the three commands differ in."""
+
+    reason: Callable[[ItemResult, Scrub], str]  # why one item failed, on one line ("": no reason shown)
+    prefix: str = ""  # before each line ("failed " for propose; draft-generator adds its own)
+    expected_first: bool = True  # expected items in their order, then other failures; else failures in
+    # session order, then the expected items that never reported
+    skipped: str | None = None  # a skipped expected item as this status after the failures (None: a failure)
+    finding_lines: bool = False  # items with findings as the findings' own lines, before those without
+    gate_label: bool = False  # an item's line names its gate before the item
+    session: str | None = None  # the line's end when the session failed with nothing else to say
+    session_always: bool = False  # the session's own error is said even after item lines
+    timed_out: str | None = None  # a timed-out session's line ({timeout:g}), said instead of its error
+    whole_lines: bool = False  # with a scrub, each whole line scrubbed and made one line
+
+
+def verdict_lines(result: SessionResult, expected: Sequence[str], wording: Wording, *,
+                  scrub: Scrub | None = None, subject: str = "", timeout: float = 0.0) -> list[str]:
+    """The lines of the items of ``result`` that did not pass, as ``wording`` words them; [] when
+    every expected item passed. ``subject`` names the session in its own line (``module``, ``tests``)."""
+    if result.passed_all(expected):
+        return []
+    clean = scrub or _same
+    reported = {item.name: item for item in result.items}
+
+    def item_lines(item: ItemResult) -> list[str]:
+        if wording.finding_lines and item.findings:
+            return [finding.line() for finding in item.findings]
+        reason = wording.reason(item, clean)
+        label = f"{item.gate} {item.name}" if wording.gate_label else item.name
+        return [f"{wording.prefix}{label}{f': {reason}' if reason else ''}"]
+
+    def status(name: str) -> str | None:
+        """How an expected item that is not worded by its reason reads, else None."""
+        item = reported.get(name)
+        if item is None:
+            return "did not run"
+        return wording.skipped if item.outcome == "skipped" else None
+
+    failing = [item for item in result.items  # a skipped item counts only when it was expected
+               if item.outcome != "passed" and (item.outcome != "skipped" or item.name in expected)]
+    if wording.finding_lines:  # findings first: the order suggest has always printed
+        failing.sort(key=lambda item: not item.findings)
+    lines: list[str] = []
+    if wording.expected_first:
+        for name in expected:
+            said = status(name)
+            if said is not None:
+                lines.append(f"{wording.prefix}{name}: {said}")
+            elif reported[name].outcome != "passed":
+                lines += item_lines(reported[name])
+        lines += [line for item in failing if item.name not in expected and item.outcome != "skipped"
+                  for line in item_lines(item)]
+    else:
+        for item in failing:
+            lines += item_lines(item) if status(item.name) is None else []
+        lines += [f"{wording.prefix}{name}: {said}" for name in expected if (said := status(name)) is not None]
+    lines += _session_lines(result, wording, bool(lines), subject=subject, timeout=timeout)
+    if wording.whole_lines and scrub is not None:
+        return [one_line(scrub(line)) for line in lines]
+    return lines
+
+
+def _session_lines(result: SessionResult, wording: Wording, said: bool, *, subject: str,
+                   timeout: float) -> list[str]:
+    if wording.session is None:
+        return []
+    if wording.timed_out is not None and result.timed_out:
+        return [f"{wording.prefix}{subject}: {wording.timed_out.format(timeout=timeout)}"]
+    if (wording.session_always and result.error) or not said:
+        return [f"{wording.prefix}{subject}: {result.error or wording.session}"]
+    return []
+
+
+def _same(text: str) -> str:
+    return text
+
+
+# --- the three wordings -------------------------------------------------------------------------
+
+def _propose_reason(item: ItemResult, scrub: Scrub) -> str:
+    """The first line of why, scrubbed, without escapes or controls, kept to REASON_LIMIT."""
+    first = next(iter(_lines(scrub(strip_escapes(why(item))))), "")
+    return keep_reason(_CONTROL.sub(" ", first))
+
+
+def _golden_reason(item: ItemResult, scrub: Scrub) -> str:
+    """The first finding's message, else the first line of the text, else the outcome."""
+    if item.findings:
+        return item.findings[0].message
+    return next(iter(_lines(item.text or "")), "") or item.outcome
+
+
+def _gate_reason(item: ItemResult, scrub: Scrub) -> str:
+    """The last line of the text (an assertion's own line), scrubbed, else ``failed``."""
+    lines = _lines(scrub(item.text or ""))
+    return lines[-1][:REASON_LIMIT] if lines else "failed"
+
+
+PROPOSE = Wording(_propose_reason, prefix="failed ", expected_first=False, skipped="was skipped",
+                  session="the acceptance session did not pass")
+GOLDEN = Wording(_golden_reason, session="the golden session did not pass", session_always=True,
+                 timed_out="the golden session timed out after {timeout:g} s", whole_lines=True)
+GATE = Wording(_gate_reason, expected_first=False, finding_lines=True, gate_label=True)
+
 
 def propose_lines(result: SessionResult, expected: list[str], *, scratch_root: object,
                   module: str) -> list[str]:
-    """``failed <item>[: <why>]`` for each failed item (in session order), then each
-    expected item that did not run; [] when every expected item passed."""
-    if result.passed_all(expected):
-        return []
-    scrub = scrubber(root_names(scratch_root))
-    lines = [f"failed {item.name}{_propose_reason(item, scrub)}" for item in result.failures()]
-    lines += [f"failed {name}: {status}" for name, status in unreported(result, expected)]
-    return lines or [f"failed {module}: {result.error or 'the acceptance session did not pass'}"]
+    """``failed <item>[: <why>]`` for each failed item (in session order), then each expected
+    item that was skipped or did not run; ``failed <module>: <why>`` when no item says why."""
+    return verdict_lines(result, expected, PROPOSE, scrub=scrubber(root_names(scratch_root)), subject=module)
 
 
-def _propose_reason(item: ItemResult, scrub: Callable[[str], str]) -> str:
-    first = next(iter(_lines(scrub(strip_escapes(why(item))))), "")
-    line = _CONTROL.sub(" ", first)
-    return f": {keep_reason(line)}" if line else ""
+def golden_lines(result: SessionResult, expected: list[str], *, timeout: float,
+                 replacements: Mapping[str, str] | None = None) -> list[str]:
+    """``<item>: <why>`` for each expected item that failed or never reported, then any
+    other failure, then why the session itself did not pass. With ``replacements`` each
+    line is scrubbed of scratch paths and made one line."""
+    scrub = scrubber(replacements) if replacements is not None else None
+    return verdict_lines(result, expected, GOLDEN, scrub=scrub, subject="tests", timeout=timeout)
 
 
 def shorten_middle(text: str, limit: int) -> str:
@@ -110,40 +209,6 @@ def keep_reason(text: str, limit: int = REASON_LIMIT) -> str:
     return shorten_middle(inputs, max(limit - len(reason), 40)) + reason
 
 
-# --- seams draft-generator ----------------------------------------------------------------------
-
-def golden_lines(result: SessionResult, expected: list[str], *, timeout: float,
-                 replacements: Mapping[str, str] | None = None) -> list[str]:
-    """``<item>: <why>`` for each expected item that failed or never reported, then any
-    other failure, then why the session itself did not pass; [] when all expected passed.
-    With ``replacements`` each line is scrubbed of scratch paths and made one line."""
-    if result.passed_all(expected):
-        return []
-    reported = {item.name: item for item in result.items}
-    lines = []
-    for name in expected:
-        item = reported.get(name)
-        if item is None:
-            lines.append(f"{name}: did not run")
-        elif item.outcome != "passed":
-            lines.append(f"{name}: {_golden_reason(item)}")
-    lines += [f"{item.name}: {_golden_reason(item)}" for item in result.failures() if item.name not in expected]
-    if result.timed_out:
-        lines.append(f"tests: the golden session timed out after {timeout:g} s")
-    elif result.error or not lines:
-        lines.append(f"tests: {result.error or 'the golden session did not pass'}")
-    if replacements is None:
-        return lines
-    scrub = scrubber(replacements)
-    return [one_line(scrub(line)) for line in lines]
-
-
-def _golden_reason(item: ItemResult) -> str:
-    if item.findings:
-        return item.findings[0].message
-    return next(iter(_lines(item.text or "")), "") or item.outcome
-
-
 def first_refusal(result: SessionResult, names: Iterable[str]) -> str | None:
     """The first finding's message of the first of ``names`` (in that order) that failed with
     findings: a rule item refuses with exactly the line its check words."""
@@ -155,7 +220,7 @@ def first_refusal(result: SessionResult, names: Iterable[str]) -> str | None:
     return None
 
 
-# --- seams suggest ------------------------------------------------------------------------------
+# --- seams suggest: one verdict per gate ------------------------------------------------------
 
 @dataclass(frozen=True)
 class GateVerdict:
@@ -176,14 +241,9 @@ def gate_verdicts(result: SessionResult, gates: Iterable[str], *, scratch_root: 
         items = [item for item in result.items if item.gate == gate]
         if not items:
             raise GeneratorError(f"{what} ran no {gate} item" + (f": {result.error}" if result.error else ""))
-        failed = [item for item in items if item.outcome != "passed"]
-        lines = [f.line() for item in failed for f in item.findings]
-        lines += [f"{gate} {item.name}: {_last_line(scrub(item.text or ''))}" for item in failed if not item.findings]
+        passed = all(item.outcome == "passed" for item in items)
+        lines = [] if passed else verdict_lines(replace(result, items=items), [item.name for item in items],
+                                                GATE, scrub=scrub)
         facts = {key: value for item in items for key, value in item.facts.items()}
-        verdicts.append(GateVerdict(gate, not failed, tuple(lines), facts))
+        verdicts.append(GateVerdict(gate, passed, tuple(lines), facts))
     return verdicts
-
-
-def _last_line(text: str) -> str:
-    lines = _lines(text)
-    return lines[-1][:REASON_LIMIT] if lines else "failed"

@@ -14,16 +14,10 @@ import pytest
 from seams.errors import ProjectError, ProviderError
 from seams.project.config import Config, ProposeConfig
 from seams_cli.commands.propose import call_provider, draft_text, strip_fence
-from seams_cli.llm.provider import (
-    cache_key,
-    cached_answer,
-    chosen_llm_model,
-    chosen_provider,
-    provider_env,
-    read_cached,
-    strip_escapes,
-    write_cached,
-)
+from seams_cli.llm.answer_text import strip_escapes
+from seams_cli.llm.cache import AnswerCache, cache_key, cached_answer
+from seams_cli.llm.options import chosen_llm_model, chosen_provider
+from seams_cli.llm.process import provider_env
 
 FAKE = Path(__file__).parent / "fixtures" / "providers" / "fake.py"
 
@@ -164,14 +158,17 @@ def test_cache_key_encoding_and_model_part():
 
 def test_cache_files_are_atomic_and_gitignored(tmp_path):
     cache = tmp_path / ".seams"
+    answers = AnswerCache(cache, "drafts", ".py")
     path = cache / "drafts" / "k.py"
-    assert read_cached(path) is None
-    write_cached(cache, path, "x = 1\n")
-    assert read_cached(path) == "x = 1\n"
+    assert answers.entry("k") == path and answers.read("k") is None
+    answers.write("k", "x = 1\n")
+    assert answers.read("k") == "x = 1\n"
     assert (cache / ".gitignore").read_text() == "*\n"
     assert sorted(p.name for p in (cache / "drafts").iterdir()) == ["k.py"]
+    answers.mark_rejected("k", ["failed a", "failed b"])
+    assert (cache / "drafts" / "k.rejected").read_text() == "failed a\nfailed b\n"
     path.write_bytes(b"\xff")
-    assert read_cached(path) is None
+    assert answers.read("k") is None
 
 
 def test_provider_and_model_choice():

@@ -16,7 +16,7 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.suggestions.answer import output_datatype, parse_answer, parse_object
 from seams.suggestions.candidates import find_candidates
-from seams_cli.llm.provider import strip_fence
+from seams_cli.llm.answer_text import strip_fence
 from seams_cli.workflows.suggest.prompt import build_prompt
 
 BLOCK = re.compile(r"^(`{3,})DATA-([0-9a-f]{8}) ([^\n]+)\n(.*?)^\1DATA-\2$", re.M | re.S)

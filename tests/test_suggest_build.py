@@ -18,7 +18,7 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams.suggestions.answer import parse_object
 from seams.suggestions.candidates import find_candidates
-from seams_cli.llm.provider import strip_fence
+from seams_cli.llm.answer_text import strip_fence
 from seams_cli.workflows.suggest.build import build_change, change_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suggest"

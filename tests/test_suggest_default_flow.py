@@ -22,7 +22,7 @@ from seams.project.layout import load_project
 from seams.suggestions.answer import parse_answer, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import check_routing
-from seams_cli.llm.provider import strip_fence
+from seams_cli.llm.answer_text import strip_fence
 from seams_cli.main import main
 from seams_cli.workflows.suggest.build import build_change, change_files
 from seams_cli.workflows.suggest.prompt import build_prompt

@@ -11,15 +11,14 @@ from helpers import copy_example
 from seams.project.layout import load_project
 from seams_cli.workflows.suggest.store import (
     Pending,
+    answer_cache,
     cache_key,
     json_bytes,
     list_pending,
     load_pending,
-    read_cache,
     store_pending,
     suggestion_id,
     unified_diff,
-    write_cache,
 )
 
 
@@ -39,11 +38,14 @@ def test_keys_follow_the_documented_encoding_and_add_the_llm_model_only_when_nam
 
 def test_cache_round_trip_and_a_damaged_entry_is_a_miss(tmp_path):
     project = load_project(copy_example(tmp_path))
-    assert read_cache(project, "k") is None
-    write_cache(project, "k", "answer ✓", {"template": "suggest-v1.txt"})
-    assert read_cache(project, "k") == "answer ✓"
-    (project.cache_dir / "suggestions" / "cache" / "k.json").write_text("{not json")
-    assert read_cache(project, "k") is None
+    cache = answer_cache(project)
+    assert cache.read("k") is None
+    cache.write("k", "answer ✓", {"template": "suggest-v1.txt"})
+    assert cache.read("k") == "answer ✓"
+    entry = project.cache_dir / "suggestions" / "cache" / "k.json"
+    assert entry.read_text(encoding="utf-8") == '{\n  "response": "answer ✓",\n  "template": "suggest-v1.txt"\n}\n'
+    entry.write_text("{not json")
+    assert cache.read("k") is None
 
 
 def test_pending_entries_round_trip_and_incomplete_ones_are_not_listed(tmp_path):

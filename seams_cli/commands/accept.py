@@ -24,7 +24,7 @@ from seams.model.resolve import resolve_task
 from seams.project.layout import load_project
 from seams.project.lock import read_lock
 from seams.project.project_lock import project_lock
-from seams_cli.llm.provider import say
+from seams_cli.llm.output import say
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
 from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env

@@ -25,23 +25,19 @@ from seams.model.loading import Model, load_model
 from seams.project.layout import Project, load_project
 from seams.project.project_lock import project_lock
 from seams_cli.commands import new_generator
-from seams_cli.llm.prompting import fill, load_template, quote
-from seams_cli.llm.provider import (
+from seams_cli.llm.answer_text import strip_fence
+from seams_cli.llm.cache import AnswerCache, cache_key, cached_answer
+from seams_cli.llm.options import (
     add_provider_arguments,
     add_refresh_argument,
     add_tries_argument,
-    cache_key,
-    cached_answer,
-    call_provider,
     chosen_llm_model,
     chosen_provider,
     chosen_tries,
-    read_cached,
-    say,
-    say_provider,
-    strip_fence,
-    write_cached,
 )
+from seams_cli.llm.output import say, say_provider
+from seams_cli.llm.process import call_provider
+from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.generator_draft import (
     DraftAnswer,
@@ -129,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         if attempt == 1:
             say_provider(provider, llm_model)
         try:
-            answer, hit, cached_path, files = _one_try(args, project, model, reference_path, sandbox, provider,
+            answer, hit, key, files = _one_try(args, project, model, reference_path, sandbox, provider,
                                                        llm_model, prompt, parts)
             break
         except _Refused as refused:
@@ -143,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     with project_lock(project.root, timeout=project.config.lock_timeout, command="seams draft-generator"):
         written = write(files, out, force=args.force)
     if not hit:
-        write_cached(project.cache_dir, cached_path, answer.cache_text())
+        answers_cache(project).write(key, answer.cache_text())
     for path in written:
         say(f"wrote {path.as_posix()}")
     for step in next_steps(args.name, out, project.config.generators):
@@ -165,10 +161,10 @@ def _digest(text: str) -> str:
 
 def _one_try(args: argparse.Namespace, project: Project, model: Model, reference_path: Path, sandbox: Sandbox,
              provider: str, llm_model: str | None, prompt: str,
-             parts: list[str]) -> tuple[DraftAnswer, bool, Path, dict[str, bytes]]:
-    """(answer, cache hit, cache path, files) of an answer that passed its checks, else _Refused."""
+             parts: list[str]) -> tuple[DraftAnswer, bool, str, dict[str, bytes]]:
+    """(answer, cache hit, cache key, files) of an answer that passed its checks, else _Refused."""
     key = cache_key(parts, llm_model=llm_model)
-    cached_path = project.cache_dir / CACHE_DIR / f"{key}.json"
+    cache = answers_cache(project)
     said: list[str] = []
 
     def ask() -> DraftAnswer:
@@ -178,15 +174,15 @@ def _one_try(args: argparse.Namespace, project: Project, model: Model, reference
         return parse_answer(strip_fence(text))
 
     try:
-        answer, hit = cached_answer(lambda: _cached_answer(cached_path), ask,  # kept once the golden test passed
+        answer, hit = cached_answer(lambda: _cached_answer(cache, key), ask,  # kept once the golden test passed
                                     refresh=args.refresh)
     except DraftGeneratorError as error:  # not an answer at all (not JSON, a key missing)
         raise _Refused(error, said[-1] if said else "") from None
     text = answer.cache_text()
-    for key in ("extract", "template"):
-        unclean = clean_text_problem(getattr(answer, key))
+    for part in ("extract", "template"):
+        unclean = clean_text_problem(getattr(answer, part))
         if unclean:
-            raise _Refused(DraftGeneratorError(f"answer {key} {unclean}"), text)
+            raise _Refused(DraftGeneratorError(f"answer {part} {unclean}"), text)
     files = assemble(args.name, reference_path, answer)
     verdict = golden_verdict(model, f"seams-{args.name}", files, reference_path.name,
                              timeout=project.config.propose.timeout, extra_env=sandbox_env(sandbox))
@@ -196,7 +192,7 @@ def _one_try(args: argparse.Namespace, project: Project, model: Model, reference
     if failures:
         raise _Refused(DraftGeneratorError(f"the golden test failed ({len(failures)} failed) in the scratch "
                                            "package", details=[f"failed {line}" for line in failures]), text)
-    return answer, hit, cached_path, files
+    return answer, hit, key, files
 
 
 def next_steps(name: str, out: Path, enabled: Sequence[str] | None) -> list[str]:
@@ -209,9 +205,14 @@ def next_steps(name: str, out: Path, enabled: Sequence[str] | None) -> list[str]
     return steps
 
 
-def _cached_answer(path: Path) -> DraftAnswer | None:
+def answers_cache(project: Project) -> AnswerCache:
+    """Answers as ``.seams/generator-drafts/<key>.json`` (docs/draft-generator.md), kept once they passed."""
+    return AnswerCache(project.cache_dir, CACHE_DIR, ".json")
+
+
+def _cached_answer(cache: AnswerCache, key: str) -> DraftAnswer | None:
     """A stored answer, or None when there is none or it no longer reads as one."""
-    text = read_cached(path)
+    text = cache.read(key)
     if text is None:
         return None
     try:

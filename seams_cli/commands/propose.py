@@ -29,25 +29,19 @@ from seams.model.view import Task
 from seams.project.layout import Project, load_project
 from seams.project.lock import Lock, lock_bytes, read_lock
 from seams.project.project_lock import project_lock
-from seams_cli.llm.prompting import fill, load_template, quote
-from seams_cli.llm.provider import (
+from seams_cli.llm.answer_text import strip_fence
+from seams_cli.llm.cache import AnswerCache, cache_key, cached_answer
+from seams_cli.llm.options import (
     add_provider_arguments,
     add_refresh_argument,
     add_tries_argument,
-    cache_key,
-    cached_answer,
-    call_provider,
     chosen_llm_model,
     chosen_provider,
     chosen_tries,
-    mark_rejected,
-    read_cached,
-    rejected_marker,
-    say,
-    say_provider,
-    strip_fence,
-    write_cached,
 )
+from seams_cli.llm.output import say, say_provider
+from seams_cli.llm.process import call_provider
+from seams_cli.llm.prompting import fill, load_template, quote
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.handler_acceptance import acceptance_failures, target_module
 from seams_cli.workflows.sandboxing import add_sandbox_argument, chosen_sandbox, sandbox_env
@@ -192,6 +186,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def drafts_cache(project: Project) -> AnswerCache:
+    """Drafts as ``.seams/drafts/<key>.py`` (docs/propose.md)."""
+    return AnswerCache(project.cache_dir, DRAFTS_DIR, ".py")
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -201,19 +200,19 @@ def _one_try(project: Project, model: Model, task: Task, target: Path, sandbox: 
     """One answer, from the cache (its key built from ``parts``) or the provider, judged:
     (draft, failed lines); the lines are printed, and a rejection is remembered beside the entry."""
     key = cache_key(parts, llm_model=llm_model)
-    cached_path = project.cache_dir / DRAFTS_DIR / f"{key}.py"
+    cache = drafts_cache(project)
     draft, _ = cached_answer(
-        lambda: read_cached(cached_path),
+        lambda: cache.read(key),
         lambda: draft_text(call_provider(provider, prompt, timeout=project.config.propose.timeout,
                                          llm_model=llm_model, project_root=project.root)),
-        lambda text: write_cached(project.cache_dir, cached_path, text),
-        refresh=refresh, rejected=rejected_marker(cached_path))
+        lambda text: cache.write(key, text),
+        refresh=refresh, rejected=cache.rejected(key))
     say(f"draft {_digest(draft)}")
     failures = acceptance_failures(project, model, task, target, draft, sandbox_env(sandbox))
     for line in failures:
         say(line)
     if failures:
-        mark_rejected(project.cache_dir, cached_path, failures)
+        cache.mark_rejected(key, failures)
     return draft, failures
 
 

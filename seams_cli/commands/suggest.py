@@ -24,21 +24,19 @@ from seams.project.layout import load_project
 from seams.project.project_lock import project_lock
 from seams.suggestions.answer import KIND, decode_answer
 from seams.suggestions.kinds import KIND_NAMES
-from seams_cli.llm.provider import (
+from seams_cli.llm.answer_text import strip_fence
+from seams_cli.llm.cache import cache_key as key_of
+from seams_cli.llm.cache import cached_answer
+from seams_cli.llm.options import (
     add_provider_arguments,
     add_refresh_argument,
     add_tries_argument,
-    cached_answer,
-    call_provider,
     chosen_llm_model,
     chosen_provider,
     chosen_tries,
-    mark_rejected,
-    say,
-    say_provider,
-    strip_fence,
 )
-from seams_cli.llm.provider import cache_key as key_of
+from seams_cli.llm.output import say, say_provider
+from seams_cli.llm.process import call_provider
 from seams_cli.options import add_project_arguments
 from seams_cli.workflows.suggest.build import change_files
 from seams_cli.workflows.suggest.kinds import FLOWS, KindFlow
@@ -48,19 +46,17 @@ from seams_cli.workflows.suggest.scratch_check import check_in_scratch
 from seams_cli.workflows.suggest.store import (
     PREFIX_PATTERN,
     Pending,
+    answer_cache,
     cache_key,
     file_hashes,
     list_pending,
     load_pending,
-    read_cache,
-    rejected_path,
     remove_pending,
     resolve_id,
     store_pending,
     suggestion_id,
     unified_diff,
     verify_stored,
-    write_cache,
 )
 from seams_edit import apply
 from seams_edit.files import read_or_none
@@ -162,19 +158,20 @@ def _offer(project, model, flow: KindFlow, candidates: list, args: argparse.Name
         about = {"model_hash": model.hash, "template": template, "provider": provider,
                  **({"llm_model": llm_model} if llm_model else {}),
                  **({"extra": " ".join(flow.key_extra)} if flow.key_extra and previous is None else {})}
+        cache = answer_cache(project)
         response, _ = cached_answer(
-            lambda: read_cache(project, key),  # noqa: B023 (called at once, in this iteration)
+            lambda: cache.read(key),  # noqa: B023 (called at once, in this iteration)
             lambda: call_provider(provider, prompt, timeout=project.config.propose.timeout,  # noqa: B023
                                   llm_model=llm_model, project_root=project.root),
-            lambda text: write_cache(project, key, text, about),  # noqa: B023
-            refresh=args.refresh, rejected=rejected_path(project, key))
+            lambda text: cache.write(key, text, about),  # noqa: B023
+            refresh=args.refresh, rejected=cache.rejected(key))
         try:
             ident = _check(project, model, flow, candidates, response, provider, llm_model, template)
             break
         except (GeneratorError, ResolutionError) as exc:
             # a verdict on the answer: a re-run says the cached answer was rejected before
             lines = [str(exc), *exc.details]
-            mark_rejected(project.cache_dir, rejected_path(project, key), lines)
+            cache.mark_rejected(key, lines)
             if attempt == tries:
                 raise
             for line in lines:

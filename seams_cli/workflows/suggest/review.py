@@ -36,7 +36,7 @@ from seams.suggestions.answer import KIND, parse_object
 from seams.suggestions.candidates import candidate_for, find_candidates
 from seams.suggestions.routing import Trace, check_routing
 from seams.vocab import BPMN_NS
-from seams_cli.llm.provider import say
+from seams_cli.llm.output import say
 from seams_cli.workflows.suggest.store import Pending, diff_name, load_pending, suggestions_dir, write_atomic
 
 REVIEW_DIR = "review"

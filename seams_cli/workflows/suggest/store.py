@@ -1,8 +1,8 @@
 """Pending suggestions and cached provider answers under ``.seams/suggestions/``.
 
-Ids and cache keys use the provider module's key encoding: the hex sha256 of
+Ids and cache keys use the answer cache's key encoding: the hex sha256 of
 the fields as a compact JSON array of strings, UTF-8 (see
-seams_cli.provider.cache_key; documented in docs/suggest.md), so no two
+seams_cli.llm.cache.cache_key; documented in docs/suggest.md), so no two
 different field lists share a key whatever the fields contain.
 
 * cache key: model hash, template, provider command[, gist table version][, LLM model]
@@ -13,7 +13,8 @@ different field lists share a key whatever the fields contain.
 The LLM model is appended only when one is named, as D-keys (docs/architecture.md)
 asks, so keys made without one keep their value.
 
-Layout: ``cache/<key>.json`` holds a successful response; ``<id>/``
+Layout: ``cache/<key>.json`` holds a successful response (written and read
+through the one answer cache, seams_cli.llm.cache); ``<id>/``
 holds ``suggestion.json`` (the record: the suggestion, what it was made
 from, and the gateway's ``original_conditions`` the routing item compares
 the changed model with) and one ``<relpath with / as __>.diff`` per
@@ -40,7 +41,8 @@ from seams.project.limits import loads_json, read_regular_file
 from seams.project.writes import WriteError
 from seams.suggestions.form_acceptance import FORMS_BEFORE
 from seams.suggestions.routing import ORIGINAL_CONDITIONS
-from seams_cli.llm.provider import cache_key as key_of
+from seams_cli.llm.cache import AnswerCache
+from seams_cli.llm.cache import cache_key as key_of
 from seams_edit.files import ensure_local_dir, read_or_none
 
 SUGGESTIONS_DIR = "suggestions"
@@ -68,20 +70,9 @@ def suggestions_dir(project: Project) -> Path:
     return project.cache_dir / SUGGESTIONS_DIR
 
 
-def read_cache(project: Project, key: str) -> str | None:
-    """The cached response for ``key``, or None (a damaged entry counts as a miss)."""
-    path = suggestions_dir(project) / CACHE_DIR / f"{key}.json"
-    try:
-        data = loads_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    response = data.get("response") if isinstance(data, dict) else None
-    return response if isinstance(response, str) and response else None
-
-
-def rejected_path(project: Project, key: str) -> Path:
-    """Beside a cached response: the note that its suggestion was rejected, and why."""
-    return suggestions_dir(project) / CACHE_DIR / f"{key}.rejected"
+def answer_cache(project: Project) -> AnswerCache:
+    """The provider's responses, each in a record beside what its key was made of."""
+    return AnswerCache(project.cache_dir, f"{SUGGESTIONS_DIR}/{CACHE_DIR}", ".json", record=True)
 
 
 def resolve_id(project: Project, prefix: str) -> str:
@@ -97,12 +88,6 @@ def resolve_id(project: Project, prefix: str) -> str:
         raise ResolutionError(f"{prefix} is the start of {len(matches)} pending suggestions "
                               f"({', '.join(m[:12] for m in matches)}); give more digits")
     return matches[0]
-
-
-def write_cache(project: Project, key: str, response: str, about: dict[str, str]) -> None:
-    """Keep a successful response; ``about`` records what the key was made of, for people."""
-    write_atomic(suggestions_dir(project) / CACHE_DIR / f"{key}.json",
-                 json_bytes({**about, "response": response}), project)
 
 
 @dataclass(frozen=True)

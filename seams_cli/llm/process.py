@@ -1,113 +1,36 @@
-"""Calling a provider command, and caching what it answered.
+"""Running a provider command: no shell, its own process group, capped output, the terminal lent.
 
 A provider is any command: the prompt goes to its stdin, the answer comes
 from its stdout. It is untrusted and may misbehave in every way a program
 can, so it runs without a shell, in its own session (a timeout or an
 oversized answer ends its whole process group, children included), with a
-capped stdout and a capped stderr that is shown but never parsed. The
-cache lets a re-run with the same prompt inputs cost nothing; ``propose``,
-``suggest`` and ``draft-generator`` all go through this module, and print
-their provider and cache lines with it.
+capped stdout and a capped stderr that is shown but never parsed. A person
+at a terminal can be the provider: then the command's group gets the
+terminal's foreground while it runs (docs/providers.md).
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
 import os
-import re
 import shlex
 import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO
 
-from seams.errors import ProjectError, ProviderError
-from seams.fs import atomic_write, resolve_inside
+from seams.errors import ProviderError
+from seams.fs import resolve_inside
 from seams.process_groups import kill_group, wait_unreaped
-from seams.project.config import CONFIG_NAME, Config
-from seams.project.writes import WriteError
-from seams_edit.files import ensure_local_dir
+from seams_cli.llm.answer_text import strip_escapes
 
 LLM_MODEL_ENV = "SEAMS_LLM_MODEL"
 MAX_OUTPUT = 1 << 20  # bytes of stdout; more is a provider failure
 MAX_STDERR = 64 << 10  # bytes of stderr kept for the message
 _READ_CHUNK = 64 << 10
 _DRAIN_GRACE = 5.0  # seconds to wait for the output pipes once the group is gone
-
-# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-byte escapes
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^`\n]*$")
-Answer = TypeVar("Answer")
-
-
-def strip_escapes(text: str) -> str:
-    """Remove terminal escape codes some local runners print even into a pipe."""
-    return _ESCAPES.sub("", text)
-
-
-def strip_fence(text: str) -> str:
-    """The inside of one fenced block wrapping the whole answer; other text unchanged.
-
-    Only a fence on the first and last non-blank lines counts: a fence
-    further in may be part of the answer (a docstring showing markdown).
-    """
-    lines = text.strip().split("\n")
-    if len(lines) < 2:
-        return text
-    opening = _FENCE_OPEN.match(lines[0].rstrip())
-    if not opening:
-        return text
-    fence = opening.group(1)
-    closing = lines[-1].strip()
-    if not closing or closing.strip(fence[0]) or len(closing) < len(fence):
-        return text
-    return "\n".join(lines[1:-1])
-
-
-def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--provider`` and ``--llm-model``, spelled the same by every command that asks."""
-    parser.add_argument("--provider", metavar="CMD", help="provider command (default: [propose] provider)")
-    parser.add_argument("--llm-model", metavar="NAME",
-                        help="LLM model name, passed as SEAMS_LLM_MODEL (default: [propose] model)")
-
-
-def chosen_provider(flag: str | None, config: Config) -> str:
-    """``--provider`` wins over ``[propose] provider``; having neither is a project error."""
-    command = flag if flag is not None else config.propose.provider
-    if command is None or not command.strip():
-        raise ProjectError(f"{CONFIG_NAME}: no provider: set propose.provider or pass --provider")
-    return command
-
-
-def add_tries_argument(parser: argparse.ArgumentParser) -> None:
-    """``--tries N``, spelled the same by every command that may ask again after a refusal."""
-    parser.add_argument("--tries", metavar="N", type=int, default=None,
-                        help="ask again up to N times in all, showing the provider the failed lines of its "
-                             "previous answer (default: [propose] tries, else 1)")
-
-
-def chosen_tries(flag: int | None, config: Config) -> int:
-    """``--tries`` wins over ``[propose] tries``; from 1 to MAX_TRIES."""
-    from seams.project.config import MAX_TRIES
-
-    tries = flag if flag is not None else config.propose.tries
-    if isinstance(tries, bool) or not 1 <= tries <= MAX_TRIES:
-        raise ProjectError(f"propose.tries (--tries) must be a whole number from 1 to {MAX_TRIES}, not {tries}")
-    return tries
-
-
-def chosen_llm_model(flag: str | None, config: Config) -> str | None:
-    """``--llm-model`` wins over ``[propose] model``; either must be a non-empty name."""
-    if flag is None:
-        return config.propose.model
-    if not flag.strip():
-        raise ProjectError("propose.model (--llm-model) must be a non-empty string")
-    return flag
 
 
 def provider_env(llm_model: str | None, base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -296,88 +219,3 @@ def _take_terminal_back(terminal: int) -> None:
     finally:
         signal.signal(signal.SIGTTOU, previous)
         os.close(terminal)
-
-
-def cache_key(parts: Sequence[str], *, llm_model: str | None = None) -> str:
-    """sha256 of the parts as a compact JSON array of strings (UTF-8), so no two
-    different part lists can share a key whatever characters they hold. A named
-    ``llm_model`` is the last part; unnamed, it adds none, so such keys stay as they were."""
-    parts = [*parts, *([llm_model] if llm_model else [])]
-    encoded = json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return hashlib.sha256(encoded).hexdigest()
-
-
-def read_cached(path: Path) -> str | None:
-    """A cached answer, or None when there is none (or it cannot be read as text)."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def write_cached(cache_dir: Path, path: Path, text: str) -> None:
-    """Store an answer atomically; ``cache_dir`` (``.seams``) gets a ``*`` .gitignore."""
-    ensure_local_dir(cache_dir.parent, path.parent)
-    try:
-        atomic_write(path, text.encode("utf-8"))
-    except OSError as error:  # a full disk: one line, and the temporary file is gone
-        raise WriteError(f"{path}: cannot write the cached answer: {error.strerror or error}") from None
-
-
-def say(line: str) -> None:
-    """Print one output line now: a provider may take minutes, so each line shows as it is known."""
-    print(line, flush=True)
-
-
-def say_provider(provider: str, llm_model: str | None) -> None:
-    """``provider <command>`` and, when one is named, ``llm-model <name>``: who answers."""
-    say(f"provider {provider}")
-    if llm_model:
-        say(f"llm-model {llm_model}")
-
-
-def add_refresh_argument(parser: argparse.ArgumentParser) -> None:
-    """``--refresh``, spelled the same by every command with a provider cache."""
-    parser.add_argument("--refresh", action="store_true",
-                        help="ask the provider again even when an answer is cached, and replace it")
-
-
-def rejected_marker(entry: Path) -> Path:
-    """The file beside a cache entry that says its answer was rejected (and why)."""
-    return entry.with_name(entry.name.split(".")[0] + ".rejected")
-
-
-def mark_rejected(cache_dir: Path, entry: Path, lines: Sequence[str]) -> None:
-    """Remember that the cached answer at ``entry`` was rejected, with the reasons given."""
-    ensure_local_dir(cache_dir.parent, entry.parent)
-    atomic_write(rejected_marker(entry), "".join(f"{line}\n" for line in lines).encode("utf-8"))
-
-
-def clear_rejected(entry: Path) -> None:
-    rejected_marker(entry).unlink(missing_ok=True)
-
-
-def cached_answer(read: Callable[[], Answer | None], ask: Callable[[], Answer],
-                  keep: Callable[[Answer], None] | None = None, *, refresh: bool = False,
-                  rejected: Path | None = None) -> tuple[Answer, bool]:
-    """(answer, hit): what ``read`` finds in the cache (``cache hit``), else what ``ask`` gets
-    from the provider (``cache miss``, said before the wait), stored with ``keep`` at once;
-    ``keep=None`` leaves storing to a caller that keeps only an answer that passed.
-
-    ``refresh`` skips the cache (``cache miss (--refresh)``) and the new answer replaces the
-    old entry. A hit whose ``rejected`` marker exists says so, and how to ask again, so a
-    replayed rejection never reads as a new verdict on a new answer."""
-    answer = None if refresh else read()
-    if answer is not None:
-        if rejected is not None and rejected.exists():
-            say("cache hit (rejected before; --refresh to ask again)")
-        else:
-            say("cache hit")
-        return answer, True
-    say("cache miss (--refresh)" if refresh else "cache miss")
-    answer = ask()
-    if keep is not None:
-        keep(answer)
-        if rejected is not None:  # the entry now holds a new answer, not yet judged
-            rejected.unlink(missing_ok=True)
-    return answer, False
