@@ -589,6 +589,7 @@ class Runtime:
         if out:
             task.data.update(copy.deepcopy(out))
             self.outputs = {**self.outputs, **out}
+        _pass_on(task, out, hidden)
 
     def started(self, task: Any) -> None:
         """A sub-process or call activity starts: its step is recorded now, in the order the token
@@ -747,6 +748,25 @@ def _output_problems(result: Mapping[str, Any], outputs: Mapping[str, Any]) -> l
         if name in result:
             problems += [f"output {name!r}: {message}" for _, message in value_problems(result[name], datatype, rules)]
     return problems
+
+
+_NOT_YET_RUN = TaskState.MAYBE | TaskState.LIKELY | TaskState.FUTURE | TaskState.WAITING | TaskState.READY
+
+
+def _pass_on(task: Any, out: Mapping[str, Any], hidden: Mapping[str, Any]) -> None:
+    """Hand what an element's output mappings set (and the locals they dropped) to the elements
+    after it that have not run yet: SpiffWorkflow copies a task's data to its children as it
+    completes, which is before the outputs are computed here."""
+    for child in task.children:
+        if not child.state & _NOT_YET_RUN:
+            continue
+        for name, before in hidden.items():
+            if name not in out:
+                if before is _MISSING:
+                    child.data.pop(name, None)
+                else:
+                    child.data[name] = copy.deepcopy(before)
+        child.data.update(copy.deepcopy(dict(out)))
 
 
 def _plain(data: Mapping[str, Any]) -> dict[str, Any]:
