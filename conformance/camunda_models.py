@@ -33,13 +33,18 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
+
+from seams import vocab
+from seams.forms import form_fields, form_problems
+from seams.model.loading import load_model
+from seams.project.layout import load_project
 
 BPMN_NS = "http://www.omg.org/spec/BPMN/20100524/MODEL"
 DMN_NAMESPACES = ("https://www.omg.org/spec/DMN/20191111/MODEL/", "http://www.omg.org/spec/DMN/20180521/MODEL/",
@@ -334,13 +339,6 @@ def answers_for(project: Path, process_id: str) -> dict[str, dict[str, Any]]:
     Read with seams' own model (seams.forms), so what is answered is what ``seams run``
     judges. A model that does not load gives no answers (the run will say why)."""
     try:
-        from seams.forms import form_fields, form_problems
-        from seams.model.loading import load_model
-        from seams.project.layout import load_project
-        from seams.vocab import V
-    except ImportError:
-        return {}
-    try:
         loaded = load_project(str(project))
         model = load_model(loaded)
     except Exception:  # noqa: BLE001 - the run reports the model's problem itself
@@ -351,7 +349,7 @@ def answers_for(project: Path, process_id: str) -> dict[str, dict[str, Any]]:
         return {}
     out: dict[str, dict[str, Any]] = {}
     for task in sorted(view.tasks.values(), key=lambda t: t.element_id or ""):
-        if task.process != process.iri or task.kind != V.UserTask or task.element_id not in process.nodes:
+        if task.process != process.iri or task.kind != vocab.UserTask or task.element_id not in process.nodes:
             continue
         form = view.forms.get(task.form) if task.form is not None else None
         values: dict[str, Any] = {}
@@ -441,7 +439,8 @@ def measure(repo: _Repository, timeout: float, work: Path) -> list[ProcessOutcom
                                                f"import failed: {_short(failure)}", failure))
                 continue
             outcomes.append(_run(repo.name, relpath, pid, place / "project", timeout))
-    return outcomes
+    scratch = str(work.resolve())
+    return [replace(o, detail=o.detail.replace(scratch, "…")) for o in outcomes]
 
 
 def _import(place: Path, files: list[Path], html: list[Path], timeout: float) -> tuple[int | None, str]:
