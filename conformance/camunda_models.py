@@ -1,6 +1,6 @@
 """Measure how many executable processes of public Camunda example repositories seams runs unchanged.
 
-Usage: ``python conformance/camunda_models.py [--json] [--timeout S] PATH [PATH ...]``
+Usage: ``python conformance/camunda_models.py [--lines] [--json FILE] [--timeout S] PATH [PATH ...]``
 where each PATH is a local checkout of a public Camunda 7/8 example
 repository (camunda-bpm-examples, camunda-bpm-platform's ``examples/invoice``,
 camunda-8-examples, the tutorial repositories). Nothing is downloaded and
@@ -173,7 +173,10 @@ def _read_bpmn(path: Path, tree: Any) -> _Bpmn:
 
 def read_repository(root: Path, name: str | None = None) -> _Repository:
     """Every BPMN, DMN, Camunda Forms and HTML form file of a checkout, in path order."""
-    bpmn, decisions, forms, html = [], {}, {}, []
+    bpmn: list[_Bpmn] = []
+    decisions: dict[str, Path] = {}
+    forms: dict[str, Path] = {}
+    html: list[Path] = []
     for path in _files(root):
         lower = path.name.lower()
         if lower.endswith(BPMN_SUFFIXES):
@@ -299,10 +302,9 @@ def classify(code: int | None, out: str, err: str) -> tuple[str, str, bool]:
     if kind is not None:
         return f"refused: {kind}", line, False
     lower = line.lower()
-    if "handler" in lower and any(word in lower for word in ("no module", "missing", "not found", "no handler",
-                                                            "not written", "does not exist", "no file")):
+    if ("handler module" in lower and "not found" in lower) or "no seam:handler" in lower:
         return MISSING_HANDLER, line, False
-    if "no terminal" in lower or ("user task" in lower and ("answer" in lower or "terminal" in lower)):
+    if "needs its form filled" in lower or "before field" in lower:
         return NO_ANSWERS, line, False
     if code == 1 and line.startswith("seams run: stopped at"):
         return "stopped: " + _stop_kind(line), line, False
@@ -310,14 +312,17 @@ def classify(code: int | None, out: str, err: str) -> tuple[str, str, bool]:
 
 
 def _stop_kind(line: str) -> str:
-    """A short name for why a run stopped at an element (the kinds the engine's lines give)."""
+    """A short name for why a run stopped at an element (the stop lines seams_runtime.engine gives)."""
     lower = line.lower()
-    for words, kind in ((("no condition", "no outgoing", "none of the conditions"), "no condition held"),
-                        (("form", "submitted", "refused"), "data refused"),
-                        (("decision", "hit policy", "rule"), "decision"),
-                        (("condition", "expression"), "condition error"),
-                        (("handler", "contract", "raised"), "handler"),
-                        (("elements",), "element limit")):
+    for words, kind in ((("no condition of its outgoing flows",), "no condition held"),
+                        (("the data submitted is",), "form data refused"),
+                        (("decision", "business-rule task"), "decision"),
+                        (("stopped before an end event",), "waiting before an end event"),
+                        (("elements run",), "element limit"),
+                        (("spiffworkflow stopped",), "SpiffWorkflow stopped"),
+                        (("handle raised", "handle returned", "read input", "used binding", "seam:handler"),
+                         "handler"),
+                        (("condition", "expression", "feel", "juel"), "condition error")):
         if any(word in lower for word in words):
             return kind
     return "other"
@@ -531,7 +536,9 @@ def report(outcomes: list[ProcessOutcome], repositories: list[str]) -> dict[str,
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="camunda_models.py", description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a local checkout of a Camunda example repository")
-    parser.add_argument("--json", action="store_true", help="print the outcomes as one JSON document")
+    parser.add_argument("--json", metavar="FILE", default=None,
+                        help="also write every outcome, the rows and the refusals as one JSON document "
+                             "to FILE (- for stdout, instead of the table)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per import and per run")
     parser.add_argument("--lines", action="store_true", help="also print one line per process before the table")
     args = parser.parse_args(argv)
@@ -552,9 +559,12 @@ def main(argv: list[str]) -> int:
             work = Path(scratch, str(number))
             work.mkdir()
             outcomes += measure(repo, args.timeout, work)
-    if args.json:
-        print(json.dumps(report(outcomes, names), indent=1, sort_keys=True))
-        return 0
+    if args.json is not None:
+        document = json.dumps(report(outcomes, names), indent=1, sort_keys=True) + "\n"
+        if args.json == "-":
+            sys.stdout.write(document)
+            return 0
+        Path(args.json).write_text(document, encoding="utf-8")
     if args.lines:
         for o in outcomes:
             print(f"{o.repository}/{o.file} {o.process}: {o.outcome}" + (f" ({o.detail})" if o.detail else ""))
