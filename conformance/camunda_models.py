@@ -205,7 +205,8 @@ def dependencies(repo: _Repository, main: _Bpmn) -> tuple[list[Path], list[Path]
     """What ``main`` needs from its repository, in order: ``(files, html_forms)``.
 
     The files are the BPMN files defining the processes its call activities
-    name (and theirs, transitively), the DMN files of the decisions and the
+    name (and theirs, transitively; only a file with an executable process, as
+    only those are deployed, and imported), the DMN files of the decisions and the
     Camunda Forms every one of them names; the HTML forms are the files whose
     path ends with a ``formKey``'s path. A file whose name another already has
     is left out (``seams init`` refuses two ``--from`` files of one name)."""
@@ -218,7 +219,7 @@ def dependencies(repo: _Repository, main: _Bpmn) -> tuple[list[Path], list[Path]
         current = queue.pop(0)
         for called in sorted(current.called):
             callee = by_process.get(called)
-            if callee is not None and callee not in group:
+            if callee is not None and callee.executable and callee not in group:
                 group.append(callee)
                 queue.append(callee)
     files = [each.path for each in group]
@@ -257,7 +258,17 @@ def _seams(args: list[str], cwd: Path, timeout: float) -> tuple[int | None, str,
 
 
 def _first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+    """The first message of ``text``: its first line, with the lines after it joined on while they do
+    not start a new ``seams`` message (a BPMN name may hold a line break)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    message = [lines[0]]
+    for line in lines[1:]:
+        if line.startswith(("seams", "Traceback", "warning", "note:")):
+            break
+        message.append(line)
+    return " ".join(message)
 
 
 def _traceback_line(err: str) -> str | None:
@@ -281,7 +292,7 @@ def refused_kind(line: str) -> str | None:
         return match.group(1)
     match = _SPIFF.search(line)
     if match:
-        return f"SpiffWorkflow: {match.group(2).strip()}"
+        return "SpiffWorkflow: " + " ".join(re.sub(r"<[^<>]*>", "", match.group(2)).split()).rstrip(". ")[:80]
     if "refuse" in line and "engine" in line:
         element = _ELEMENT.search(line)
         return element.group(1) if element else "element"
@@ -295,7 +306,7 @@ def classify(code: int | None, out: str, err: str) -> tuple[str, str, bool]:
     crash = _traceback_line(err)
     if crash is not None:
         return f"error: {crash}", crash, True
-    line = _first_line(err)
+    line = re.sub(r" at 0x[0-9a-fA-F]+", "", _first_line(err))  # object addresses change run to run
     if code == 0:
         return ENDED, "", False
     kind = refused_kind(line)
@@ -322,6 +333,7 @@ def _stop_kind(line: str) -> str:
                         (("spiffworkflow stopped",), "SpiffWorkflow stopped"),
                         (("handle raised", "handle returned", "read input", "used binding", "seam:handler"),
                          "handler"),
+                        (("is not set",), "condition on an unset variable"),
                         (("condition", "expression", "feel", "juel"), "condition error")):
         if any(word in lower for word in words):
             return kind
