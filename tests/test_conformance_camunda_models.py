@@ -93,6 +93,15 @@ def test_a_call_activity_brings_its_called_process_and_a_form_its_file():
     assert [p.name for p in files] == ["approval.bpmn", "decide.form"]
 
 
+def test_a_callee_that_is_not_executable_is_left_out_and_one_name_is_given_once(tmp_path):
+    bpmn = camunda_models._Bpmn
+    main = bpmn(tmp_path / "a" / "main.bpmn", ["main"], ["main"], called={"sketch", "child", "elsewhere"})
+    sketch = bpmn(tmp_path / "sketch.bpmn", [], ["sketch"])  # isExecutable="false": Camunda deploys no such
+    child = bpmn(tmp_path / "b" / "main.bpmn", ["child"], ["child"])  # a second file called main.bpmn
+    repo = camunda_models._Repository("r", tmp_path, [main, sketch, child], {}, {}, [])
+    assert camunda_models.dependencies(repo, main) == ([main.path], [])
+
+
 @pytest.mark.parametrize(("line", "kind"), [
     ('seams run: leave.bpmn: boundaryEvent Timer_1 "Remind": the embedded engine does not run a boundaryEvent '
      "(it runs businessRuleTask, endEvent)", "boundaryEvent"),
@@ -104,6 +113,9 @@ def test_a_call_activity_brings_its_called_process_and_a_form_its_file():
      "inclusiveGateway"),
     ("seams run: a.bpmn: Task_1: SpiffWorkflow cannot run it: No output task connected",
      "SpiffWorkflow: No output task connected"),
+    ("seams run: a.bpmn: P_1: SpiffWorkflow cannot run it: Cannot resolve dataOutputAssociation <Element "
+     "{http://www.omg.org/spec/BPMN/20100524/MODEL}targetRef at 0x7f81d1033800>",
+     "SpiffWorkflow: Cannot resolve dataOutputAssociation"),
     ("seams run: stopped at Task_Notify: ex:Task_Notify seam:handler: handler module handlers.x not found", None),
 ])
 def test_a_refusal_line_is_parsed_to_its_element_kind(line, kind):
@@ -124,6 +136,12 @@ def test_a_refusal_line_is_parsed_to_its_element_kind(line, kind):
         "SpiffWorkflow.exceptions.WorkflowException: No output task connected.",
      "error: SpiffWorkflow.exceptions.WorkflowException: No output task connected.", True),
     (None, "", "error: timed out", False),
+    # a BPMN name with a line break: the refusal is read whole, not cut at the break
+    (1, 'seams run: p.bpmn: boundaryEvent Ev_1 "Invalid expiry\ndate": the embedded engine does not run a '
+        "boundaryEvent (it runs ...)\n", "refused: boundaryEvent", False),
+    (1, "seams run: stopped at Gw_1: Gw_1: Flow_2 conditionExpression: variable 'approved' is not set",
+     "stopped: condition on an unset variable", False),
+    (2, "seams init: x.bpmn: not well-formed XML", "error: x.bpmn: not well-formed XML", False),
 ])
 def test_a_run_is_classified_by_its_exit_code_and_first_stderr_line(code, err, outcome, crash):
     got, _, traceback = camunda_models.classify(code, "", err)
