@@ -66,7 +66,7 @@ missing handler, or an end event"."""
 
 _REFUSED = re.compile(r"does not run (?:an? )?([A-Za-z][A-Za-z0-9_]*)")
 _SPIFF = re.compile(r":\s*([A-Za-z0-9_.-]+): SpiffWorkflow cannot run it: (.*)$")
-_ELEMENT = re.compile(r"\.(?:bpmn|bpmn2|xml): ([a-z][A-Za-z]+) \S+")
+_ELEMENT = re.compile(r"seams run: \S+\.(?:bpmn|bpmn2|xml): ([a-z][A-Za-z]+) \S+")
 
 
 @dataclass(frozen=True)
@@ -312,6 +312,10 @@ def classify(code: int | None, out: str, err: str) -> tuple[str, str, bool]:
     kind = refused_kind(line)
     if kind is not None:
         return f"refused: {kind}", line, False
+    element = _ELEMENT.match(line)
+    if code == 1 and element and not _ran(out):
+        # a refusal seams cut at a line break in the element's name: the element's kind is all it says
+        return f"refused: {element.group(1)}", line, False
     lower = line.lower()
     if ("handler module" in lower and "not found" in lower) or "no seam:handler" in lower:
         return MISSING_HANDLER, line, False
@@ -320,6 +324,12 @@ def classify(code: int | None, out: str, err: str) -> tuple[str, str, bool]:
     if code == 1 and line.startswith("seams run: stopped at"):
         return "stopped: " + _stop_kind(line), line, False
     return f"error: {_short(line)}", line, False
+
+
+def _ran(out: str) -> bool:
+    """Whether the engine ran an element: ``seams run`` prints one line per element, the first
+    ``startEvent <id>`` (docs/cli.md)."""
+    return any(line.startswith("startEvent ") for line in out.splitlines())
 
 
 def _stop_kind(line: str) -> str:
@@ -484,8 +494,7 @@ def _run(repository: str, relpath: str, pid: str, project: Path, timeout: float)
     code, out, err = _seams(["run", pid, "--answers", str(answers_file), "--project", str(project)],
                             project, timeout)
     outcome, detail, crash = classify(code, out, err)
-    started = any(line.startswith(("startEvent ", "userTask ", "serviceTask ")) for line in out.splitlines())
-    started = started or outcome in RUNS
+    started = _ran(out) or outcome in RUNS
     return ProcessOutcome(repository, relpath, pid, True, started, outcome, detail, crash)
 
 

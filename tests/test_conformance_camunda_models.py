@@ -148,6 +148,14 @@ def test_a_run_is_classified_by_its_exit_code_and_first_stderr_line(code, err, o
     assert (got, traceback) == (outcome, crash)
 
 
+def test_a_refusal_cut_at_a_line_break_of_a_name_still_names_the_element_kind():
+    """seams prints the first line of a message; a BPMN name with a line break cuts the refusal there.
+    Before any element ran, the element it names is the one refused; after, it is no refusal."""
+    cut = 'seams run: payment.bpmn: boundaryEvent Ev_Expired "Invalid expiry\n'
+    assert camunda_models.classify(1, 'run payment "Payment"\n', cut)[0] == "refused: boundaryEvent"
+    assert camunda_models.classify(1, "run payment\nstartEvent S\n", cut)[0].startswith("error: ")
+
+
 def test_a_missing_folder_is_a_usage_error(tmp_path):
     result = run(str(tmp_path / "nope"))
     assert result.returncode == 2 and "not a directory" in result.stderr
