@@ -61,7 +61,7 @@ ENDED = "ran to an end event"
 MISSING_HANDLER = "stopped: missing handler"
 NO_ANSWERS = "stopped: user task without answers"
 RUNS = (ENDED, MISSING_HANDLER, NO_ANSWERS)
-"""The outcomes the issue counts as "starts and runs until a user task without answers, a
+"""The outcomes that count as "starts and runs until a user task without answers, a
 missing handler, or an end event"."""
 
 _REFUSED = re.compile(r"does not run (?:an? )?([A-Za-z][A-Za-z0-9_]*)")
