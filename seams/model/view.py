@@ -273,6 +273,12 @@ def _text(graph: Graph, s: Term, p: URIRef) -> str | None:
     return str(value) if value is not None else None
 
 
+def _shown_name(name: str | None) -> str | None:
+    """A BPMN ``name`` as it is shown: one line (Camunda Modeler writes a two-line label with
+    ``&#10;``), no control characters (seams.display.one_line)."""
+    return one_line(name) if name is not None else None
+
+
 def _label(graph: Graph, s: Term) -> str | None:
     """An ``rdfs:label`` as it is shown: on one line, without control characters
     (seams.display.one_line); labels name things, they carry no data."""
@@ -430,7 +436,7 @@ def _bpmn_processes(payload: PayloadFile) -> dict[str, tuple[dict, dict]]:
                 cond = el.find(f"{{{V.BPMN_NS}}}conditionExpression")
                 flows[el.get("id")] = Flow(
                     id=el.get("id"), source=el.get("sourceRef", ""), target=el.get("targetRef", ""),
-                    name=el.get("name"),
+                    name=_shown_name(el.get("name")),
                     condition=(cond.text or "").strip() if cond is not None else None,
                     language=cond.get("language") if cond is not None else None,
                 )
@@ -442,7 +448,7 @@ def _bpmn_processes(payload: PayloadFile) -> dict[str, tuple[dict, dict]]:
                 result = el.get(f"{{{V.CAMUNDA_NS}}}resultVariable")
                 if called is not None and called.get("resultVariable"):
                     result = called.get("resultVariable")
-                nodes[el.get("id")] = BpmnNode(id=el.get("id"), kind=q.localname, name=el.get("name"),
+                nodes[el.get("id")] = BpmnNode(id=el.get("id"), kind=q.localname, name=_shown_name(el.get("name")),
                                                decision_ref=ref, result_variable=result,
                                                default_flow=el.get("default"),
                                                output_mappings=_output_mappings(el),
