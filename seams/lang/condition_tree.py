@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Generic, TypeVar, get_args
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,9 @@ class IsDefined:
 Node = (Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between | ListLit | Matches
         | ListContains | IsDefined)
 
+NODE_CLASSES: tuple[type, ...] = get_args(Node)
+"""Every kind of node a condition is made of (``LitList`` and ``Range`` are parts of a ``Compare``, not nodes)."""
+
 SEAMS, JUEL, FEEL = "seams", "juel", "feel"
 DIALECTS = (SEAMS, JUEL, FEEL)
 DIALECT_NAMES = {SEAMS: "seams", JUEL: "JUEL", FEEL: "FEEL"}
@@ -203,3 +207,27 @@ def depth(node: Node | LitList | Range) -> int:
         best = max(best, level)
         stack.extend((child, level + 1) for child in children(current))
     return best
+
+
+T = TypeVar("T")
+
+
+class UnvisitedNodeError(TypeError):
+    """A walker met a node kind it has no ``visit_`` method for: a node kind added without teaching every walker."""
+
+
+class ConditionVisitor(Generic[T]):
+    """One walk over a condition tree, in the style of the standard library's ``ast.NodeVisitor``.
+
+    ``visit(node)`` calls the subclass's ``visit_<NodeClass>(node)``, so each walker (printing,
+    evaluating, rendering Python) keeps one method per node kind in one place, and a new node kind
+    fails loudly, naming the walker and the kind, in every walker not yet taught it (a test checks
+    every walker against ``NODE_CLASSES``).
+    """
+
+    def visit(self, node: Node) -> T:
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is None:
+            raise UnvisitedNodeError(f"{type(self).__name__} has no visit_{type(node).__name__}: "
+                                     f"teach it the {type(node).__name__} node kind")
+        return method(node)
