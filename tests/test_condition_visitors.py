@@ -41,7 +41,16 @@ def test_the_node_kinds_are_every_node_class_of_the_tree_module():
 def test_the_three_walkers_are_found():
     assert {f"{cls.__module__}.{cls.__name__}" for cls in walkers()} >= {
         "seams.lang.condition_print._Printer", "seams.lang.condition_python._Renderer",
-        "seams.lang.condition_semantics._Engine"}
+        "seams.lang.condition_semantics._Engine", "seams.lang.condition_tree._Children"}
+
+
+def test_the_children_walker_also_opens_the_parts_of_a_comparison():
+    for part in ("LitList", "Range"):
+        assert callable(getattr(condition_tree._Children, f"visit_{part}", None))
+    tree = condition_tree.Compare((Var("days"), condition_tree.LitList((Lit(1), condition_tree.Range(Lit(2), Lit(5))))),
+                                  ("in",))
+    assert [type(node).__name__ for node in condition_tree.walk(tree)] == [
+        "Compare", "Var", "LitList", "Lit", "Range", "Lit", "Lit"]
 
 
 @pytest.mark.parametrize("walker", walkers(), ids=lambda cls: cls.__name__)

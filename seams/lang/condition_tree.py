@@ -163,31 +163,7 @@ DIALECT_NAMES = {SEAMS: "seams", JUEL: "JUEL", FEEL: "FEEL"}
 
 def children(node: Node | LitList | Range) -> tuple:
     """The direct sub-nodes of a node, operands and list items included."""
-    if isinstance(node, BoolOp):
-        return node.values
-    if isinstance(node, (Not, Neg, Empty, IsDefined)):
-        return (node.operand,)
-    if isinstance(node, Compare):
-        return node.operands
-    if isinstance(node, LitList):
-        return node.items
-    if isinstance(node, Range):
-        return (node.low, node.high)
-    if isinstance(node, Path):
-        return (node.base,)
-    if isinstance(node, Arith):
-        return (node.left, node.right)
-    if isinstance(node, Ternary):
-        return (node.test, node.then, node.orelse)
-    if isinstance(node, Between):
-        return (node.value, node.low, node.high)
-    if isinstance(node, ListLit):
-        return node.items
-    if isinstance(node, Matches):
-        return (node.value,)
-    if isinstance(node, ListContains):
-        return (node.items, node.value)
-    return ()
+    return _CHILDREN.visit(node)
 
 
 def walk(node: Node | LitList | Range) -> Iterator[Node | LitList | Range]:
@@ -225,9 +201,67 @@ class ConditionVisitor(Generic[T]):
     every walker against ``NODE_CLASSES``).
     """
 
-    def visit(self, node: Node) -> T:
+    def visit(self, node: Node | LitList | Range) -> T:
         method = getattr(self, "visit_" + type(node).__name__, None)
         if method is None:
             raise UnvisitedNodeError(f"{type(self).__name__} has no visit_{type(node).__name__}: "
                                      f"teach it the {type(node).__name__} node kind")
         return method(node)
+
+
+class _Children(ConditionVisitor[tuple]):
+    """The direct sub-nodes of each node kind, in the order ``walk`` visits them."""
+
+    def visit_Var(self, node: Var) -> tuple:
+        return ()
+
+    def visit_Lit(self, node: Lit) -> tuple:
+        return ()
+
+    def visit_Path(self, node: Path) -> tuple:
+        return (node.base,)
+
+    def visit_Range(self, node: Range) -> tuple:
+        return (node.low, node.high)
+
+    def visit_LitList(self, node: LitList) -> tuple:
+        return node.items
+
+    def visit_Compare(self, node: Compare) -> tuple:
+        return node.operands
+
+    def visit_BoolOp(self, node: BoolOp) -> tuple:
+        return node.values
+
+    def visit_Not(self, node: Not) -> tuple:
+        return (node.operand,)
+
+    def visit_Arith(self, node: Arith) -> tuple:
+        return (node.left, node.right)
+
+    def visit_Neg(self, node: Neg) -> tuple:
+        return (node.operand,)
+
+    def visit_Ternary(self, node: Ternary) -> tuple:
+        return (node.test, node.then, node.orelse)
+
+    def visit_Empty(self, node: Empty) -> tuple:
+        return (node.operand,)
+
+    def visit_Between(self, node: Between) -> tuple:
+        return (node.value, node.low, node.high)
+
+    def visit_ListLit(self, node: ListLit) -> tuple:
+        return node.items
+
+    def visit_Matches(self, node: Matches) -> tuple:
+        return (node.value,)
+
+    def visit_ListContains(self, node: ListContains) -> tuple:
+        return (node.items, node.value)
+
+    def visit_IsDefined(self, node: IsDefined) -> tuple:
+        return (node.operand,)
+
+
+_CHILDREN = _Children()
