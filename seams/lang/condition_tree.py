@@ -16,9 +16,9 @@ days-and-time ``duration`` literals).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Generic, TypeVar, get_args
+from typing import Any, Generic, TypeVar, get_args
 
 
 @dataclass(frozen=True)
@@ -201,12 +201,26 @@ class ConditionVisitor(Generic[T]):
     every walker against ``NODE_CLASSES``).
     """
 
+    _methods: dict[type, Callable[[Any, Any], T]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}  # each walker its own: node class -> its visit_ function, looked up once
+
     def visit(self, node: Node | LitList | Range) -> T:
-        method = getattr(self, "visit_" + type(node).__name__, None)
+        try:
+            method = self._methods[type(node)]
+        except KeyError:
+            method = self._methods[type(node)] = self._method(type(node))
+        return method(self, node)
+
+    @classmethod
+    def _method(cls, kind: type) -> Callable[[Any, Any], T]:
+        method = getattr(cls, "visit_" + kind.__name__, None)
         if method is None:
-            raise UnvisitedNodeError(f"{type(self).__name__} has no visit_{type(node).__name__}: "
-                                     f"teach it the {type(node).__name__} node kind")
-        return method(node)
+            raise UnvisitedNodeError(f"{cls.__name__} has no visit_{kind.__name__}: "
+                                     f"teach it the {kind.__name__} node kind")
+        return method
 
 
 class _Children(ConditionVisitor[tuple]):
