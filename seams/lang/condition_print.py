@@ -26,6 +26,7 @@ from seams.lang.condition_tree import (
     Between,
     BoolOp,
     Compare,
+    ConditionVisitor,
     Empty,
     IsDefined,
     ListContains,
@@ -63,7 +64,9 @@ def print_condition(tree: Node, dialect: str) -> str:
     return body
 
 
-class _Printer:
+class _Printer(ConditionVisitor[tuple[str, int]]):
+    """Each ``visit_`` method gives a node's text and how tightly it binds."""
+
     def __init__(self, dialect: str):
         self.dialect = dialect
 
@@ -72,74 +75,78 @@ class _Printer:
 
     def wrap(self, node: Node, minimum: int) -> str:
         """``node``'s text, in parentheses unless it binds at least as tightly as ``minimum``."""
-        text, level = self.printed(node)
+        text, level = self.visit(node)
         return text if level >= minimum else f"({text})"
 
     def text(self, node: Node) -> str:
-        return self.printed(node)[0]
+        return self.visit(node)[0]
 
-    def printed(self, node: Node) -> tuple[str, int]:
-        """The text of ``node`` and how tightly it binds."""
-        if isinstance(node, Lit):
-            return self.literal(node.value), _ATOM if not _negative(node.value) else _UNARY
-        if isinstance(node, Var):
-            return self.name(node.name), _ATOM
-        if isinstance(node, Path):
-            return self.path(node), _ATOM
-        if isinstance(node, BoolOp):
-            level = _AND if node.op == "and" else _OR
-            word = {JUEL: {"and": "&&", "or": "||"}}.get(self.dialect, {}).get(node.op, node.op)
-            return f" {word} ".join(self.wrap(v, level + 1) for v in node.values), level
-        if isinstance(node, Not):
-            if self.dialect == FEEL:
-                return f"not({self.text(node.operand)})", _ATOM
-            if self.dialect == JUEL:
-                return "!" + self.wrap(node.operand, _ATOM), _UNARY
-            return "not " + self.wrap(node.operand, _NOT_WORD), _NOT_WORD
-        if isinstance(node, Compare):
-            return self.compare(node)
-        if isinstance(node, Between):
-            return self.between(node)
-        if isinstance(node, Arith):
-            return self.arith(node)
-        if isinstance(node, Neg):
-            if self.dialect == SEAMS:
-                raise self.cannot("arithmetic")
-            return f"-({self.text(node.operand)})", _UNARY
-        if isinstance(node, Empty):
-            if self.dialect != JUEL:
-                raise self.cannot("'empty'")
-            return "empty " + self.wrap(node.operand, _UNARY), _UNARY
-        if isinstance(node, Ternary):
-            if self.dialect == JUEL:
-                return (f"{self.wrap(node.test, _OR)} ? {self.text(node.then)} : {self.text(node.orelse)}",
-                        _TERNARY)
-            if self.dialect == FEEL:
-                return f"if {self.text(node.test)} then {self.text(node.then)} else {self.text(node.orelse)}", \
-                    _TERNARY
-            raise self.cannot("a conditional expression")
-        if isinstance(node, (ListLit, Matches, ListContains, IsDefined)):
-            return self.feel_function(node)
-        raise self.cannot(type(node).__name__)
+    def visit_Lit(self, node: Lit) -> tuple[str, int]:
+        return self.literal(node.value), _ATOM if not _negative(node.value) else _UNARY
 
-    def feel_function(self, node: ListLit | Matches | ListContains | IsDefined) -> tuple[str, int]:
-        """FEEL's list literal, ``matches``, ``list contains`` and ``is defined``; no other dialect has them."""
-        what = {ListLit: "a list", Matches: "matches(...)", ListContains: "list contains(...)",
-                IsDefined: "is defined(...)"}[type(node)]
+    def visit_Var(self, node: Var) -> tuple[str, int]:
+        return self.name(node.name), _ATOM
+
+    def visit_Path(self, node: Path) -> tuple[str, int]:
+        return self.path(node), _ATOM
+
+    def visit_BoolOp(self, node: BoolOp) -> tuple[str, int]:
+        level = _AND if node.op == "and" else _OR
+        word = {JUEL: {"and": "&&", "or": "||"}}.get(self.dialect, {}).get(node.op, node.op)
+        return f" {word} ".join(self.wrap(v, level + 1) for v in node.values), level
+
+    def visit_Not(self, node: Not) -> tuple[str, int]:
+        if self.dialect == FEEL:
+            return f"not({self.text(node.operand)})", _ATOM
+        if self.dialect == JUEL:
+            return "!" + self.wrap(node.operand, _ATOM), _UNARY
+        return "not " + self.wrap(node.operand, _NOT_WORD), _NOT_WORD
+
+    def visit_Neg(self, node: Neg) -> tuple[str, int]:
+        if self.dialect == SEAMS:
+            raise self.cannot("arithmetic")
+        return f"-({self.text(node.operand)})", _UNARY
+
+    def visit_Empty(self, node: Empty) -> tuple[str, int]:
+        if self.dialect != JUEL:
+            raise self.cannot("'empty'")
+        return "empty " + self.wrap(node.operand, _UNARY), _UNARY
+
+    def visit_Ternary(self, node: Ternary) -> tuple[str, int]:
+        if self.dialect == JUEL:
+            return (f"{self.wrap(node.test, _OR)} ? {self.text(node.then)} : {self.text(node.orelse)}",
+                    _TERNARY)
+        if self.dialect == FEEL:
+            return f"if {self.text(node.test)} then {self.text(node.then)} else {self.text(node.orelse)}", \
+                _TERNARY
+        raise self.cannot("a conditional expression")
+
+    # FEEL's list literal, ``matches``, ``list contains`` and ``is defined``; no other dialect has them
+
+    def feel_only(self, what: str) -> None:
         if self.dialect != FEEL:
             raise self.cannot(what)
-        if isinstance(node, ListLit):
-            return "[" + ", ".join(self.text(item) for item in node.items) + "]", _ATOM
-        if isinstance(node, Matches):
-            flags = f", {self.string(node.flags)}" if node.flags else ""
-            return f"matches({self.text(node.value)}, {self.string(node.pattern)}{flags})", _ATOM
-        if isinstance(node, ListContains):
-            return f"list contains({self.text(node.items)}, {self.text(node.value)})", _ATOM
+
+    def visit_ListLit(self, node: ListLit) -> tuple[str, int]:
+        self.feel_only("a list")
+        return "[" + ", ".join(self.text(item) for item in node.items) + "]", _ATOM
+
+    def visit_Matches(self, node: Matches) -> tuple[str, int]:
+        self.feel_only("matches(...)")
+        flags = f", {self.string(node.flags)}" if node.flags else ""
+        return f"matches({self.text(node.value)}, {self.string(node.pattern)}{flags})", _ATOM
+
+    def visit_ListContains(self, node: ListContains) -> tuple[str, int]:
+        self.feel_only("list contains(...)")
+        return f"list contains({self.text(node.items)}, {self.text(node.value)})", _ATOM
+
+    def visit_IsDefined(self, node: IsDefined) -> tuple[str, int]:
+        self.feel_only("is defined(...)")
         return f"is defined({self.text(node.operand)})", _ATOM
 
     # -- pieces
 
-    def compare(self, node: Compare) -> tuple[str, int]:
+    def visit_Compare(self, node: Compare) -> tuple[str, int]:
         pairs = list(zip(node.ops, node.operands, node.operands[1:]))
         if self.dialect == SEAMS:
             parts = [self.operand(node.operands[0])]
@@ -196,7 +203,7 @@ class _Printer:
             raise self.cannot("a range")
         return "[" + ", ".join(self.literal(item.value) for item in items.items) + "]"  # type: ignore[union-attr]
 
-    def between(self, node: Between) -> tuple[str, int]:
+    def visit_Between(self, node: Between) -> tuple[str, int]:
         value, low, high = (self.wrap(n, _ADD) for n in (node.value, node.low, node.high))
         if self.dialect == FEEL:
             return f"{value} between {low} and {high}", _COMPARE
@@ -204,7 +211,7 @@ class _Printer:
             return f"{low} <= {value} <= {high}", _COMPARE
         return f"{value} >= {low} && {value} <= {high}", _AND
 
-    def arith(self, node: Arith) -> tuple[str, int]:
+    def visit_Arith(self, node: Arith) -> tuple[str, int]:
         if self.dialect == SEAMS:
             raise self.cannot("arithmetic")
         if node.op == "%" and self.dialect == FEEL:

@@ -27,6 +27,7 @@ from seams.lang.condition_tree import (
     Between,
     BoolOp,
     Compare,
+    ConditionVisitor,
     Empty,
     IsDefined,
     ListContains,
@@ -157,52 +158,66 @@ def runtime_expression() -> str:
     return _RUNTIME
 
 
-class _Renderer:
+class _Renderer(ConditionVisitor[str]):
+    """Each ``visit_`` method gives a node's Python source, calling into the runtime ``R``."""
+
     def __init__(self, dialect: str, var_expr: Callable[[str], str]):
         self.juel, self.var_expr = dialect == JUEL, var_expr
 
     def render(self, node: Node) -> str:
-        if isinstance(node, Lit):
-            return literal(node.value)
-        if isinstance(node, Var):
-            return f"({self.var_expr(node.name)})"
-        if isinstance(node, Path):
-            return f"R[{'jpath' if self.juel else 'fpath'!r}]({self.render(node.base)}, {node.attr!r})"
-        if isinstance(node, Compare):
-            return self.compare(node)
-        if isinstance(node, BoolOp):
-            if self.juel:
-                thunks = ", ".join(f"lambda: {self.render(v)}" for v in node.values)
-                word = "all" if node.op == "and" else "any"
-                return f"{word}(R['bool'](f()) for f in ({thunks},))"
-            return f"R[{node.op + '3'!r}]([{', '.join(self.render(v) for v in node.values)}])"
-        if isinstance(node, Not):
-            return f"(not R['bool']({self.render(node.operand)}))" if self.juel \
-                else f"R['fnot']({self.render(node.operand)})"
-        if isinstance(node, Arith):
-            return f"R[{'jarith' if self.juel else 'farith'!r}]({node.op!r}, {self.render(node.left)}, " \
-                   f"{self.render(node.right)})"
-        if isinstance(node, Neg):
-            return f"(-R['num']({self.render(node.operand)}, False))" if self.juel \
-                else f"R['fneg']({self.render(node.operand)})"
-        if isinstance(node, Ternary):
-            return (f"R[{'jif' if self.juel else 'fif'!r}]({self.render(node.test)}, "
-                    f"lambda: {self.render(node.then)}, lambda: {self.render(node.orelse)})")
-        if isinstance(node, Empty):
-            return f"R['empty']({self.render(node.operand)})"
-        if isinstance(node, Between):
-            return (f"(lambda v, lo, hi: R['and3']([R['ford']('>=', v, lo), R['ford']('<=', v, hi)]))("
-                    f"{self.render(node.value)}, {self.render(node.low)}, {self.render(node.high)})")
-        if isinstance(node, ListLit):
-            return "[" + "".join(f"{self.render(item)}, " for item in node.items) + "]"
-        if isinstance(node, Matches):
-            pattern, flags = translate(node.pattern, node.flags)
-            return f"R['match']({self.render(node.value)}, {pattern!r}, {int(flags)})"
-        if isinstance(node, ListContains):
-            return f"R['lcont']({self.render(node.items)}, {self.render(node.value)})"
-        if isinstance(node, IsDefined):
-            return self.defined(node.operand)
-        raise ValueError(f"no Python form for {type(node).__name__}")
+        return self.visit(node)
+
+    def visit_Lit(self, node: Lit) -> str:
+        return literal(node.value)
+
+    def visit_Var(self, node: Var) -> str:
+        return f"({self.var_expr(node.name)})"
+
+    def visit_Path(self, node: Path) -> str:
+        return f"R[{'jpath' if self.juel else 'fpath'!r}]({self.render(node.base)}, {node.attr!r})"
+
+    def visit_BoolOp(self, node: BoolOp) -> str:
+        if self.juel:
+            thunks = ", ".join(f"lambda: {self.render(v)}" for v in node.values)
+            word = "all" if node.op == "and" else "any"
+            return f"{word}(R['bool'](f()) for f in ({thunks},))"
+        return f"R[{node.op + '3'!r}]([{', '.join(self.render(v) for v in node.values)}])"
+
+    def visit_Not(self, node: Not) -> str:
+        return f"(not R['bool']({self.render(node.operand)}))" if self.juel \
+            else f"R['fnot']({self.render(node.operand)})"
+
+    def visit_Arith(self, node: Arith) -> str:
+        return f"R[{'jarith' if self.juel else 'farith'!r}]({node.op!r}, {self.render(node.left)}, " \
+               f"{self.render(node.right)})"
+
+    def visit_Neg(self, node: Neg) -> str:
+        return f"(-R['num']({self.render(node.operand)}, False))" if self.juel \
+            else f"R['fneg']({self.render(node.operand)})"
+
+    def visit_Ternary(self, node: Ternary) -> str:
+        return (f"R[{'jif' if self.juel else 'fif'!r}]({self.render(node.test)}, "
+                f"lambda: {self.render(node.then)}, lambda: {self.render(node.orelse)})")
+
+    def visit_Empty(self, node: Empty) -> str:
+        return f"R['empty']({self.render(node.operand)})"
+
+    def visit_Between(self, node: Between) -> str:
+        return (f"(lambda v, lo, hi: R['and3']([R['ford']('>=', v, lo), R['ford']('<=', v, hi)]))("
+                f"{self.render(node.value)}, {self.render(node.low)}, {self.render(node.high)})")
+
+    def visit_ListLit(self, node: ListLit) -> str:
+        return "[" + "".join(f"{self.render(item)}, " for item in node.items) + "]"
+
+    def visit_Matches(self, node: Matches) -> str:
+        pattern, flags = translate(node.pattern, node.flags)
+        return f"R['match']({self.render(node.value)}, {pattern!r}, {int(flags)})"
+
+    def visit_ListContains(self, node: ListContains) -> str:
+        return f"R['lcont']({self.render(node.items)}, {self.render(node.value)})"
+
+    def visit_IsDefined(self, node: IsDefined) -> str:
+        return self.defined(node.operand)
 
     def defined(self, node: Node) -> str:
         """``is defined``: a generated function takes every variable it reads as an input, so a
@@ -211,7 +226,7 @@ class _Renderer:
             return f"({self.defined(node.base)} and R['fdef']({self.render(node.base)}, {node.attr!r}))"
         return f"(lambda v: True)({self.render(node)})"
 
-    def compare(self, node: Compare) -> str:
+    def visit_Compare(self, node: Compare) -> str:
         pairs = []
         for op, left, right in zip(node.ops, node.operands, node.operands[1:]):
             value = self.render(left)  # type: ignore[arg-type]

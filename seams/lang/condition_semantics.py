@@ -38,6 +38,7 @@ from seams.lang.condition_tree import (
     Between,
     BoolOp,
     Compare,
+    ConditionVisitor,
     Empty,
     IsDefined,
     ListContains,
@@ -58,8 +59,8 @@ from seams.lang.feel_regex import translate
 _LONG = re.compile(r"[+-]?\d+")
 
 
-class _Engine:
-    """Evaluation of one condition's tree in one engine dialect."""
+class _Engine(ConditionVisitor[object]):
+    """Evaluation of one condition's tree in one engine dialect: each ``visit_`` method gives a node's value."""
 
     def __init__(self, dialect: str, env: Mapping[str, object], where: str):
         self.dialect, self.env, self.where = dialect, env, where
@@ -69,56 +70,65 @@ class _Engine:
         return ExpressionError(f"{self.where}: {'JUEL' if self.juel else 'FEEL'} {problem}")
 
     def value(self, node: Node) -> object:
-        if isinstance(node, Lit):
-            return node.value
-        if isinstance(node, Var):
-            if node.name not in self.env:
-                raise ExpressionError(f"{self.where}: variable {node.name!r} is not set")
-            return self.env[node.name]
-        if isinstance(node, Path):
-            return self.path(self.value(node.base), node.attr)
-        if isinstance(node, Compare):
-            return self.compare(node)
-        if isinstance(node, BoolOp):
-            return self.boolean(node)
-        if isinstance(node, Not):
-            operand = self.value(node.operand)
-            if self.juel:
-                return not self.to_boolean(operand)
-            return (not operand) if isinstance(operand, bool) else None
-        if isinstance(node, Arith):
-            left, right = self.value(node.left), self.value(node.right)
-            return self.juel_arith(node.op, left, right) if self.juel else _feel_arith(node.op, left, right)
-        if isinstance(node, Neg):
-            return self.negate(self.value(node.operand))
-        if isinstance(node, Ternary):
-            test = self.value(node.test)
-            holds = self.to_boolean(test) if self.juel else test is True
-            return self.value(node.then if holds else node.orelse)
-        if isinstance(node, Empty):
-            operand = self.value(node.operand)
-            return operand is None or (isinstance(operand, (str, list, tuple, dict, set, frozenset))
-                                       and len(operand) == 0)
-        if isinstance(node, Between):
-            value = self.value(node.value)
-            low, high = self.value(node.low), self.value(node.high)
-            return _and3([_feel_order(">=", value, low), _feel_order("<=", value, high)])
-        if isinstance(node, ListLit):
-            return [self.value(item) for item in node.items]
-        if isinstance(node, Matches):
-            value = self.value(node.value)
-            if not isinstance(value, str):
-                return None
-            pattern, flags = translate(node.pattern, node.flags)
-            return re.search(pattern, value, flags) is not None
-        if isinstance(node, ListContains):
-            items, wanted = self.value(node.items), self.value(node.value)
-            if not isinstance(items, list):
-                return None
-            return any(_feel_equal(item, wanted) is True for item in items)
-        if isinstance(node, IsDefined):
-            return self.defined(node.operand)
-        raise self.fail(f"cannot evaluate {type(node).__name__}")
+        return self.visit(node)
+
+    def visit_Lit(self, node: Lit) -> object:
+        return node.value
+
+    def visit_Var(self, node: Var) -> object:
+        if node.name not in self.env:
+            raise ExpressionError(f"{self.where}: variable {node.name!r} is not set")
+        return self.env[node.name]
+
+    def visit_Path(self, node: Path) -> object:
+        return self.path(self.value(node.base), node.attr)
+
+    def visit_Not(self, node: Not) -> object:
+        operand = self.value(node.operand)
+        if self.juel:
+            return not self.to_boolean(operand)
+        return (not operand) if isinstance(operand, bool) else None
+
+    def visit_Arith(self, node: Arith) -> object:
+        left, right = self.value(node.left), self.value(node.right)
+        return self.juel_arith(node.op, left, right) if self.juel else _feel_arith(node.op, left, right)
+
+    def visit_Neg(self, node: Neg) -> object:
+        return self.negate(self.value(node.operand))
+
+    def visit_Ternary(self, node: Ternary) -> object:
+        test = self.value(node.test)
+        holds = self.to_boolean(test) if self.juel else test is True
+        return self.value(node.then if holds else node.orelse)
+
+    def visit_Empty(self, node: Empty) -> object:
+        operand = self.value(node.operand)
+        return operand is None or (isinstance(operand, (str, list, tuple, dict, set, frozenset))
+                                   and len(operand) == 0)
+
+    def visit_Between(self, node: Between) -> object:
+        value = self.value(node.value)
+        low, high = self.value(node.low), self.value(node.high)
+        return _and3([_feel_order(">=", value, low), _feel_order("<=", value, high)])
+
+    def visit_ListLit(self, node: ListLit) -> object:
+        return [self.value(item) for item in node.items]
+
+    def visit_Matches(self, node: Matches) -> object:
+        value = self.value(node.value)
+        if not isinstance(value, str):
+            return None
+        pattern, flags = translate(node.pattern, node.flags)
+        return re.search(pattern, value, flags) is not None
+
+    def visit_ListContains(self, node: ListContains) -> object:
+        items, wanted = self.value(node.items), self.value(node.value)
+        if not isinstance(items, list):
+            return None
+        return any(_feel_equal(item, wanted) is True for item in items)
+
+    def visit_IsDefined(self, node: IsDefined) -> object:
+        return self.defined(node.operand)
 
     def defined(self, node: Node) -> bool:
         """FEEL 1.x ``is defined``: the variable, or the context entry, exists (its value may be null)."""
@@ -150,7 +160,7 @@ class _Engine:
             return value.lower() == "true"
         raise self.fail(f"cannot coerce {_shown(value)} to a boolean")
 
-    def boolean(self, node: BoolOp) -> object:
+    def visit_BoolOp(self, node: BoolOp) -> object:
         if self.juel:
             for operand in node.values:  # short-circuit, as the engine does
                 truth = self.to_boolean(self.value(operand))
@@ -162,7 +172,7 @@ class _Engine:
 
     # -- comparisons
 
-    def compare(self, node: Compare) -> object:
+    def visit_Compare(self, node: Compare) -> object:
         values = [v if isinstance(v, LitList) else self.value(v) for v in node.operands]
         results = [self.pair(op, a, b) for op, a, b in zip(node.ops, values, values[1:])]
         if self.juel:

@@ -16,8 +16,9 @@ days-and-time ``duration`` literals).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, get_args
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,9 @@ class IsDefined:
 Node = (Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between | ListLit | Matches
         | ListContains | IsDefined)
 
+NODE_CLASSES: tuple[type, ...] = get_args(Node)
+"""Every kind of node a condition is made of (``LitList`` and ``Range`` are parts of a ``Compare``, not nodes)."""
+
 SEAMS, JUEL, FEEL = "seams", "juel", "feel"
 DIALECTS = (SEAMS, JUEL, FEEL)
 DIALECT_NAMES = {SEAMS: "seams", JUEL: "JUEL", FEEL: "FEEL"}
@@ -159,31 +163,7 @@ DIALECT_NAMES = {SEAMS: "seams", JUEL: "JUEL", FEEL: "FEEL"}
 
 def children(node: Node | LitList | Range) -> tuple:
     """The direct sub-nodes of a node, operands and list items included."""
-    if isinstance(node, BoolOp):
-        return node.values
-    if isinstance(node, (Not, Neg, Empty, IsDefined)):
-        return (node.operand,)
-    if isinstance(node, Compare):
-        return node.operands
-    if isinstance(node, LitList):
-        return node.items
-    if isinstance(node, Range):
-        return (node.low, node.high)
-    if isinstance(node, Path):
-        return (node.base,)
-    if isinstance(node, Arith):
-        return (node.left, node.right)
-    if isinstance(node, Ternary):
-        return (node.test, node.then, node.orelse)
-    if isinstance(node, Between):
-        return (node.value, node.low, node.high)
-    if isinstance(node, ListLit):
-        return node.items
-    if isinstance(node, Matches):
-        return (node.value,)
-    if isinstance(node, ListContains):
-        return (node.items, node.value)
-    return ()
+    return _CHILDREN.visit(node)
 
 
 def walk(node: Node | LitList | Range) -> Iterator[Node | LitList | Range]:
@@ -203,3 +183,99 @@ def depth(node: Node | LitList | Range) -> int:
         best = max(best, level)
         stack.extend((child, level + 1) for child in children(current))
     return best
+
+
+T = TypeVar("T")
+
+
+class UnvisitedNodeError(TypeError):
+    """A walker met a node kind it has no ``visit_`` method for: a node kind added without teaching every walker."""
+
+
+class ConditionVisitor(Generic[T]):
+    """One walk over a condition tree, in the style of the standard library's ``ast.NodeVisitor``.
+
+    ``visit(node)`` calls the subclass's ``visit_<NodeClass>(node)``, so each walker (printing,
+    evaluating, rendering Python) keeps one method per node kind in one place, and a new node kind
+    fails loudly, naming the walker and the kind, in every walker not yet taught it (a test checks
+    every walker against ``NODE_CLASSES``).
+    """
+
+    _methods: dict[type, Callable[[Any, Any], T]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}  # each walker its own: node class -> its visit_ function, looked up once
+
+    def visit(self, node: Node | LitList | Range) -> T:
+        try:
+            method = self._methods[type(node)]
+        except KeyError:
+            method = self._methods[type(node)] = self._method(type(node))
+        return method(self, node)
+
+    @classmethod
+    def _method(cls, kind: type) -> Callable[[Any, Any], T]:
+        method = getattr(cls, "visit_" + kind.__name__, None)
+        if method is None:
+            raise UnvisitedNodeError(f"{cls.__name__} has no visit_{kind.__name__}: "
+                                     f"teach it the {kind.__name__} node kind")
+        return method
+
+
+class _Children(ConditionVisitor[tuple]):
+    """The direct sub-nodes of each node kind, in the order ``walk`` visits them."""
+
+    def visit_Var(self, node: Var) -> tuple:
+        return ()
+
+    def visit_Lit(self, node: Lit) -> tuple:
+        return ()
+
+    def visit_Path(self, node: Path) -> tuple:
+        return (node.base,)
+
+    def visit_Range(self, node: Range) -> tuple:
+        return (node.low, node.high)
+
+    def visit_LitList(self, node: LitList) -> tuple:
+        return node.items
+
+    def visit_Compare(self, node: Compare) -> tuple:
+        return node.operands
+
+    def visit_BoolOp(self, node: BoolOp) -> tuple:
+        return node.values
+
+    def visit_Not(self, node: Not) -> tuple:
+        return (node.operand,)
+
+    def visit_Arith(self, node: Arith) -> tuple:
+        return (node.left, node.right)
+
+    def visit_Neg(self, node: Neg) -> tuple:
+        return (node.operand,)
+
+    def visit_Ternary(self, node: Ternary) -> tuple:
+        return (node.test, node.then, node.orelse)
+
+    def visit_Empty(self, node: Empty) -> tuple:
+        return (node.operand,)
+
+    def visit_Between(self, node: Between) -> tuple:
+        return (node.value, node.low, node.high)
+
+    def visit_ListLit(self, node: ListLit) -> tuple:
+        return node.items
+
+    def visit_Matches(self, node: Matches) -> tuple:
+        return (node.value,)
+
+    def visit_ListContains(self, node: ListContains) -> tuple:
+        return (node.items, node.value)
+
+    def visit_IsDefined(self, node: IsDefined) -> tuple:
+        return (node.operand,)
+
+
+_CHILDREN = _Children()
