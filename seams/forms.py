@@ -41,8 +41,19 @@ def form_fields(model: Model, task: Task | None) -> tuple[FormField, ...]:
             continue
         fields.append(FormField(variable=variable.name, label=each.name or variable.label,
                                 datatype=local_datatype(each.datatype or variable.datatype),
-                                required=(each.min_count or 0) >= 1, choices=each.in_values))
+                                required=(each.min_count or 0) >= 1, choices=each.in_values,
+                                default=each.default))
     return tuple(fields)
+
+
+def with_defaults(fields: tuple[FormField, ...], values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with each field's default for a field they leave out: what Tasklist submits
+    for a form whose field was left as it is (docs/scenarios.md, "Form defaults")."""
+    out = dict(values)
+    for field in fields:
+        if field.default is not None and field.variable not in out:
+            out[field.variable] = field.default
+    return out
 
 
 def form_problems(model: Model, task: Task | None, values: Mapping[str, Any]) -> list[str]:

@@ -24,6 +24,7 @@ class FormField:
     datatype: str | None  # xsd local name: string, integer, decimal, boolean, date
     required: bool  # sh:minCount >= 1
     choices: tuple[Any, ...] | None = None  # sh:in
+    default: Any = None  # sh:defaultValue: submitted when an answer leaves the field out (as Tasklist does)
 
 
 @dataclass(frozen=True)

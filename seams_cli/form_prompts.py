@@ -36,6 +36,10 @@ def prompt(field: FormField) -> str:
         kind = "date YYYY-MM-DD"
     else:
         kind = field.datatype or "text"
+    if field.default is not None:
+        shown = ("true" if field.default else "false") if isinstance(field.default, bool) else \
+            field.default if isinstance(field.default, str) else show(field.default)
+        return f"{field.label or field.variable} ({kind}, default {shown}, empty to take it)"
     return f"{field.label or field.variable} ({kind}, {'required' if field.required else 'optional, empty to skip'})"
 
 
@@ -69,6 +73,8 @@ def answer(model: Model, task: Task | None, field: FormField, text: str) -> tupl
     """One typed answer judged: ``(value, None)``; ``(None, None)`` for an optional field left
     empty; ``(None, reason)`` when it must be asked again."""
     if not text.strip():
+        if field.default is not None:
+            return field.default, None
         return (None, "required") if field.required else (None, None)
     value, reason = read_typed(text, field.datatype)
     if reason is not None:

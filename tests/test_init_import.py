@@ -187,7 +187,8 @@ def test_camunda7_form_fields_become_a_shacl_form(tmp_path, capsys):
                                        SH.maxLength: Literal(80), SH.order: Literal(1)}
     assert fields["Number of days"] == {SH.name: Literal("Number of days"), SH.datatype: XSD.integer,
                                         SH.minCount: Literal(1), SH.minInclusive: Literal(1),
-                                        SH.maxInclusive: Literal(30), SH.order: Literal(2)}
+                                        SH.maxInclusive: Literal(30), SH.defaultValue: Literal(1),
+                                        SH.order: Literal(2)}  # camunda:formField defaultValue="1"
     assert fields["First day"][SH.datatype] == XSD.date and fields["Half day?"][SH.datatype] == XSD.boolean
     values = fields["Type"][SH["in"]]
     assert [str(v) for v in g.items(values)] == ["annual", "special"]

@@ -258,7 +258,17 @@ def _field_facts(var: URIRef, spec: FieldSpec, order: int):
         yield SH.maxLength, Literal(spec.max_length)
     if spec.pattern:
         yield SH.pattern, Literal(spec.pattern)
+    if spec.default is not None:  # what Tasklist submits for a field left as it is
+        yield SH.defaultValue, _default_literal(spec.default, spec.datatype)
     yield SH.order, Literal(order)
+
+
+def _default_literal(value: object, datatype: str | None) -> Literal:
+    if isinstance(value, Decimal):
+        return _number_literal(value, datatype)
+    if datatype == "date":
+        return Literal(str(value), datatype=XSD.date)
+    return Literal(value)
 
 
 def _number_literal(value: Decimal, datatype: str | None) -> Literal:

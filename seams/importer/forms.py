@@ -48,6 +48,7 @@ class FieldSpec:
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
+    default: object = None  # the value Tasklist submits when the field is left as it is (defaultValue)
     many: bool = False  # a list of values of the datatype (a checklist or taglist)
 
 
@@ -91,6 +92,7 @@ def camunda7_fields(element: etree._Element) -> tuple[FieldSpec, ...] | None:
             maximum=_number(constraints.get("max")) if kind == "long" else None,
             min_length=_count(constraints.get("minlength")),
             max_length=_count(constraints.get("maxlength")),
+            default=_default(field.get("defaultValue"), _C7_TYPES.get(kind)),
         ))
     return tuple(fields)
 
@@ -173,7 +175,27 @@ def _form_field(component: dict, key: str, kind: str) -> FieldSpec | None:
         min_length=_count(_scalar(validate.get("minLength"))),
         max_length=_count(_scalar(validate.get("maxLength"))),
         pattern=pattern if isinstance(pattern, str) and pattern else None, many=many,
+        default=_default(component.get("defaultValue"), datatype, many),
     )
+
+
+def _default(value: object, datatype: str | None, many: bool = False) -> object:
+    """A ``defaultValue`` as the field's datatype holds it, or None when it is none of it (a
+    Camunda Forms default is JSON; a Camunda 7 ``defaultValue`` attribute text)."""
+    if value is None or many:
+        return None
+    if datatype == "boolean":
+        if isinstance(value, bool):
+            return value
+        return {"true": True, "false": False}.get(str(value).strip().lower())
+    if datatype in ("integer", "decimal"):
+        number = _number(_scalar(value))
+        if number is None:
+            return None
+        return int(number) if datatype == "integer" and number == number.to_integral_value() else number
+    if datatype in ("string", "date", None) and isinstance(value, str) and value:
+        return value
+    return None
 
 
 def _scalar(value: object) -> str | None:

@@ -97,6 +97,7 @@ class Field:
     min_length: int | None = None
     max_length: int | None = None
     order: Any = None
+    default: Any = None  # sh:defaultValue: what the form submits when the field is left as it is
 
 
 @dataclass(frozen=True)
@@ -408,7 +409,7 @@ def _field(graph: Graph, node: Term) -> Field:
         min_exclusive=num("minExclusive"), max_exclusive=num("maxExclusive"),
         pattern=_text(graph, node, V.SH.pattern),
         min_length=num("minLength"), max_length=num("maxLength"),
-        order=num("order"),
+        order=num("order"), default=num("defaultValue"),
     )
 
 

@@ -78,6 +78,7 @@ class Runtime:
         self.outputs: dict[str, Any] = {}  # what the running element wrote
         self.rules: tuple[str, ...] = ()
         self.hit_policy: str | None = None
+        self._started_by_event: set[Any] = set()  # start events fired to start the instance
         self.decision: str | None = None
         self._own_executors: dict[Any, Any] = {}
         self._imported: dict[int, str] = {}  # id(executor) -> the handler module it holds
@@ -119,6 +120,18 @@ class Runtime:
                 return found[0]
         return None
 
+    def _waiting_start(self, workflow: BpmnWorkflow) -> Any:
+        """A message, timer or signal start event of the process run, not yet fired: ``seams run``
+        starts the instance as that event would (the run's variables are its payload), once."""
+        for task in self._waiting(workflow):
+            if task.workflow is not workflow or task.id in self._started_by_event:
+                continue
+            node = self.ready.node(self.top, element_id(task) or "")
+            if node is not None and node.kind == "startEvent":
+                self._started_by_event.add(task.id)
+                return task
+        return None
+
     def _waiting(self, workflow: BpmnWorkflow) -> list[Any]:
         return [t for each in self._workflows(workflow) for t in each.get_tasks(state=TaskState.WAITING,
                                                                                max_depth=DEPTH)]
@@ -129,8 +142,14 @@ class Runtime:
                 continue  # an event fires as soon as the instance waits for it
             task = self._next_ready(workflow)
             if task is None:
-                if workflow.is_completed() or not self._fire_next(workflow):
+                if workflow.is_completed():
                     break
+                if self._fire_next(workflow):
+                    continue
+                start = self._waiting_start(workflow)
+                if start is None:
+                    break
+                self._fire(start, {})  # a message or timer start event: the instance starts by it
                 continue
             element = element_id(task) or ""
             process_id = self.ready.owners.get(task.workflow.spec.name, self.top)
@@ -323,14 +342,15 @@ class Runtime:
                             fields=form_fields(model, mtask), variables=_plain(task.data))
 
     def user_task(self, task: Any, process_id: str, element: str) -> dict[str, Any]:
-        from seams.forms import form_problems
+        from seams.forms import form_problems, with_defaults
 
         info = self._info(task, process_id, element)
         answer = self.user_task_data(info)
         if not isinstance(answer, Mapping):
             raise ScenarioStop(element, f"{element}: the data submitted is {type(answer).__name__}, "
                                         "not an object of values by variable name")
-        submitted: dict[str, Any] = copy.deepcopy(dict(answer))
+        # a field the answer leaves out is submitted with its default, as Tasklist submits it
+        submitted: dict[str, Any] = copy.deepcopy(with_defaults(info.fields, answer))
         problems = form_problems(self.ready.model, self.ready.tasks.get((process_id, element)), submitted)
         if problems:
             raise ScenarioStop(element, f"{element}: the data submitted is refused: {problems[0]}")
