@@ -25,8 +25,23 @@ from seams.project.layout import load_project
 MODEL = Path("model")
 
 
+REBOOKING_SHAPE = ("    ex:RebookingShape a sh:NodeShape ;", "                      sh:minInclusive 0 ; sh:order 2 ] .\n")
+
+
+def without_rebooking_shape(root: Path) -> None:
+    """The example's second, alike data shape (its merge-shapes case) constrains the same
+    outputs as the booking form, so every mistake here would be found once per shape; these
+    tests count the findings of one shape."""
+    path = root / MODEL / "model.trig"
+    text = path.read_text(encoding="utf-8")
+    start = text.index(REBOOKING_SHAPE[0])
+    end = text.index(REBOOKING_SHAPE[1], start) + len(REBOOKING_SHAPE[1])
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+
+
 def findings_after(tmp_path: Path, trig=(), bpmn=(), dmn=()) -> list[Finding]:
     root = copy_example(tmp_path)
+    without_rebooking_shape(root)
     for name, edits in (("model.trig", trig), ("leave.bpmn", bpmn), ("leave.dmn", dmn)):
         for old, new in edits:
             edit(root / MODEL / name, old, new)
