@@ -47,7 +47,8 @@ def main(root: Path, repeats: int) -> dict:
             instance = []
             for step in result.steps:
                 if step.kind == "serviceTask":
-                    instance.append(("handler", ready.task_spec(step.element_id), spec.plan.replies))
+                    instance.append(("handler", ready.task_spec(ready.process.element_id or "", step.element_id),
+                                     spec.plan.replies))
                 elif step.kind == "businessRuleTask":
                     decision_calls, namespace, _ = ready.decisions()
                     call = next(c for c in decision_calls.values() if c.decision_id == step.decision)

@@ -11,9 +11,7 @@ and again as an unprivileged user (.ci/run).
 
 from __future__ import annotations
 
-import hashlib
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -197,25 +195,10 @@ def test_a_draft_cannot_write_the_real_project_accepted_or_not(project, propose)
     assert b'"sandbox": ' in after["seams.lock"]
 
 
-def test_a_daemon_started_by_a_draft_does_not_outlive_the_session(project, propose):
-    draft = f'''
-import os, time
-if os.fork() == 0:
-    os.setsid()
-    if os.fork() == 0:
-        time.sleep(1.5)
-        try:
-            open({str(project / MODULE)!r}, "w").write("def handle(inputs, bindings):\\n    return {{}}\\n")
-        except OSError:
-            pass
-        os._exit(0)
-    os._exit(0)
-''' + GOOD_BODY
-    code, lines, _ = propose(draft)
-    assert code == 0 and lines[-1] == f"wrote {MODULE}"
-    time.sleep(3)
-    digest = [line.split()[1] for line in lines if line.startswith("draft ")][0]
-    assert hashlib.sha256((project / MODULE).read_bytes()).hexdigest() == digest
+# A daemon the draft starts (setsid, a cleared death signal) is ended with the session: that is
+# tests/test_sandbox_escapes.py::test_a_daemon_of_the_draft_does_not_outlive_the_session, which
+# lists the sandbox's processes and waits for the evidence that each is gone (a fixed wait here
+# passed on a loaded machine even when the daemon survived).
 
 
 def test_a_draft_cannot_drop_code_where_python_or_seams_import_from(project, propose):
