@@ -22,7 +22,6 @@ from pathlib import Path
 from seams.checks import registry as checks
 from seams.checks.advice import advice
 from seams.errors import SeamsError
-from seams.finding_locations import locate_findings
 from seams.project import check_cache
 from seams.project.layout import Project, load_project
 from seams_cli.check_formats import FORMATS, render
@@ -51,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         findings, notes = list(verdict.findings), list(verdict.notes)
         locations: list = [None] * len(findings)
     else:  # file and line need the model's payloads and TriG text
+        from seams.finding_locations import locate_findings
+
         with command_model(project) as model:
             findings = checks.all_findings(project, model)
             notes = advice(model)
