@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from seams.display import one_line
-
 
 @dataclass(frozen=True)
 class FormField:
@@ -38,9 +36,6 @@ class UserTaskInfo:
     fields: tuple[FormField, ...]  # in sh:order
     variables: dict[str, Any]  # the instance's variables when the task is reached (a copy)
 
-    def __post_init__(self) -> None:
-        _shown_name(self)
-
 
 @dataclass(frozen=True)
 class Step:
@@ -54,9 +49,6 @@ class Step:
     rules: tuple[str, ...] = ()  # a business-rule task: the rules as its hit policy applied them
     decision: str | None = None  # a business-rule task: the DMN decision id
     hit_policy: str | None = None  # a business-rule task: its table's hit policy
-
-    def __post_init__(self) -> None:
-        _shown_name(self)
 
 
 @dataclass
@@ -92,10 +84,3 @@ class RunResult:
             if step.decision is not None:
                 out.setdefault(step.decision, []).extend(step.rules)
         return out
-
-
-def _shown_name(record: Any) -> None:
-    """A BPMN name as lines show it: one line, no control characters (a modeler's two-line
-    label must not cut an error line short; seams.display)."""
-    if record.name is not None:
-        object.__setattr__(record, "name", one_line(record.name))
