@@ -136,16 +136,7 @@ def _no_constant(name: str) -> None:
 
 def parse_object(data: Any, model: Model, candidates: list[Candidate]) -> Suggestion:
     """Validate a decoded answer (or a stored suggestion) against the model."""
-    if not isinstance(data, dict):
-        raise GeneratorError(f"answer: not a JSON object but {_json_type(data)}")
-    if data.get("kind") != KIND:
-        raise GeneratorError(f"answer kind: {data.get('kind')!r} is not {KIND!r}")
-    for key in sorted(data):
-        if key not in _REQUIRED + _OPTIONAL + _OUTPUT_KEYS:
-            raise GeneratorError(f"answer: unknown key {key!r}")
-    for key in _REQUIRED:
-        if key not in data:
-            raise GeneratorError(f"answer: missing key {key!r}")
+    data = answer_object(data, KIND, allowed=_REQUIRED + _OPTIONAL + _OUTPUT_KEYS, required=_REQUIRED)
     if "output" in data and "outputs" in data:
         raise GeneratorError("answer: both 'output' and 'outputs'; give 'output' for one output, "
                              "'outputs' for several")
@@ -223,6 +214,22 @@ def feel_literal(value: object) -> str:
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     raise GeneratorError(f"no FEEL literal for {value!r}")
+
+
+def answer_object(data: Any, kind: str, *, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict:
+    """The outer checks every kind's answer passes first: a JSON object of ``kind``, no key
+    outside ``allowed`` (first in key order named), every ``required`` key present."""
+    if not isinstance(data, dict):
+        raise GeneratorError(f"answer: not a JSON object but {_json_type(data)}")
+    if data.get("kind") != kind:
+        raise GeneratorError(f"answer kind: {data.get('kind')!r} is not {kind!r}")
+    for key in sorted(data):
+        if key not in allowed:
+            raise GeneratorError(f"answer: unknown key {key!r}")
+    for key in required:
+        if key not in data:
+            raise GeneratorError(f"answer: missing key {key!r}")
+    return data
 
 
 def json_type(value: Any) -> str:

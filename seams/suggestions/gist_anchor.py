@@ -18,7 +18,7 @@ from rdflib import URIRef
 from seams import vocab as V
 from seams.errors import GeneratorError, ResolutionError
 from seams.model.loading import Model
-from seams.suggestions.answer import json_type, one_line
+from seams.suggestions.answer import answer_object, one_line
 from seams.suggestions.gist import GIST_CLASSES, gist_class, is_gist
 from seams.suggestions.terms import answer_iri
 
@@ -89,16 +89,7 @@ def find_class_candidates(model: Model) -> list[ClassCandidate]:
 
 def parse_gist_anchor(data: Any, model: Model, candidates: list[ClassCandidate]) -> GistAnchor:
     """Validate a decoded answer (or a stored suggestion) against the model."""
-    if not isinstance(data, dict):
-        raise GeneratorError(f"answer: not a JSON object but {json_type(data)}")
-    if data.get("kind") != KIND:
-        raise GeneratorError(f"answer kind: {data.get('kind')!r} is not {KIND!r}")
-    for key in sorted(data):
-        if key not in _KEYS:
-            raise GeneratorError(f"answer: unknown key {key!r}")
-    for key in _KEYS:
-        if key not in data:
-            raise GeneratorError(f"answer: missing key {key!r}")
+    data = answer_object(data, KIND, allowed=_KEYS, required=_KEYS)
     cls = answer_iri(model, data["class"], "class")
     offered = [model.qname(c.iri) for c in candidates]
     if cls not in {c.iri for c in candidates}:

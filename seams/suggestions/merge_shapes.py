@@ -24,7 +24,7 @@ from rdflib.term import Node
 from seams import vocab as V
 from seams.errors import GeneratorError, ResolutionError
 from seams.model.loading import Model
-from seams.suggestions.answer import json_type, one_line
+from seams.suggestions.answer import answer_object, one_line
 from seams.suggestions.gist import GIST_CLASSES, gist_class
 from seams.suggestions.gist_anchor import ontology_classes
 from seams.suggestions.terms import answer_iri
@@ -143,16 +143,7 @@ def first_difference(model: Model, first: URIRef, other: URIRef) -> str:
 
 def parse_merge_shapes(data: Any, model: Model, candidates: list[ShapeGroup]) -> MergeShapes:
     """Validate a decoded answer (or a stored suggestion) against the model."""
-    if not isinstance(data, dict):
-        raise GeneratorError(f"answer: not a JSON object but {json_type(data)}")
-    if data.get("kind") != KIND:
-        raise GeneratorError(f"answer kind: {data.get('kind')!r} is not {KIND!r}")
-    for key in sorted(data):
-        if key not in _KEYS:
-            raise GeneratorError(f"answer: unknown key {key!r}")
-    for key in _KEYS:
-        if key not in data:
-            raise GeneratorError(f"answer: missing key {key!r}")
+    data = answer_object(data, KIND, allowed=_KEYS, required=_KEYS)
     shapes = _shapes(data["shapes"], model, candidates)
     cls, new_class = _class(data["class"], model)
     shape, label = _shape(data["shape"], model)
