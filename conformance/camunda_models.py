@@ -79,6 +79,7 @@ class ProcessOutcome:
     outcome: str
     detail: str = ""  # the first stderr line (or why the import failed)
     traceback: bool = False  # seams printed a traceback: a bug, reported apart
+    given: str = ""  # the start variables and events the runner gave beyond the forms' answers (JSON)
 
     @property
     def runs(self) -> bool:
@@ -229,13 +230,25 @@ def dependencies(repo: _Repository, main: _Bpmn) -> tuple[list[Path], list[Path]
     html = []
     for each in group:
         for key in sorted(each.html):
-            html += [p for p in repo.html if p.as_posix().endswith("/" + key)][:1]
+            found = [p for p in repo.html if p.as_posix().endswith("/" + key)]
+            # the form of the BPMN's own module: the one sharing the longest folder path with it
+            html += sorted(found, key=lambda p: (-_shared(p, each.path), p.as_posix()))[:1]
     kept, names = [], set()
     for path in files + html:
         if path.name not in names:
             names.add(path.name)
             kept.append(path)
     return [p for p in kept if p not in html], [p for p in kept if p in html]
+
+
+def _shared(a: Path, b: Path) -> int:
+    """How many leading folders two paths share."""
+    count = 0
+    for x, y in zip(a.parent.parts, b.parent.parts):
+        if x != y:
+            break
+        count += 1
+    return count
 
 
 # ------------------------------------------------------------------ running seams
@@ -488,14 +501,146 @@ def _import(place: Path, files: list[Path], html: list[Path], timeout: float) ->
 
 
 def _run(repository: str, relpath: str, pid: str, project: Path, timeout: float) -> ProcessOutcome:
+    """``seams run`` with the forms' answers; when the run stops for data a Camunda test would
+    give (a start variable nothing in the process sets, a multi-instance collection, a message or
+    timer it waits for), run again with it (:class:`RunData`), at most ``MAX_RERUNS`` times."""
     answers = answers_for(project, pid)
     answers_file = project.parent / f"answers-{len(list(project.parent.glob('answers-*')))}.json"
     answers_file.write_text(json.dumps(answers, sort_keys=True, indent=1), encoding="utf-8")
-    code, out, err = _seams(["run", pid, "--answers", str(answers_file), "--project", str(project)],
-                            project, timeout)
-    outcome, detail, crash = classify(code, out, err)
+    data = RunData(project, pid)
+    for _ in range(MAX_RERUNS + 1):
+        args = ["run", pid, "--answers", str(answers_file), "--project", str(project)]
+        if data.given:
+            args += ["--given", json.dumps(data.given, sort_keys=True)]
+        if data.events:
+            args += ["--events", json.dumps(data.events)]
+        code, out, err = _seams(args, project, timeout)
+        outcome, detail, crash = classify(code, out, err)
+        if outcome in RUNS or crash or not data.more(detail):
+            break
     started = _ran(out) or outcome in RUNS
-    return ProcessOutcome(repository, relpath, pid, True, started, outcome, detail, crash)
+    return ProcessOutcome(repository, relpath, pid, True, started, outcome, detail, crash, data.shown())
+
+
+MAX_RERUNS = 6
+_UNSET = re.compile(r"variable '([A-Za-z_][A-Za-z0-9_]*)' is not set")
+_NULLS = re.compile(r"not set, so null: ((?:'[A-Za-z_][A-Za-z0-9_]*'(?:, )?)+)")
+_COLLECTION = re.compile(r"the multi-instance collection '([A-Za-z_][A-Za-z0-9_]*)' is not a list")
+_WAITING = re.compile(r"\(waiting at ([^)]*)\)")
+EXAMPLE_START = "camundaModeler:exampleOutputJson"
+
+
+class RunData:
+    """What the runner gives a run beyond the forms' answers, as a Camunda test gives it.
+
+    * Start variables the model shows: a start event's example data (the Camunda Modeler's
+      ``camundaModeler:exampleOutputJson`` property), each a variable of the model with a value
+      of its type.
+    * After a run stopped at a variable nothing set (``variable 'x' is not set``; Camunda 8:
+      ``not set, so null: 'x'``): ``x`` as a start variable, the first literal a condition of
+      the model compares it with (``true`` where a condition is the variable alone), else a value
+      of its datatype.
+    * After a run stopped at a multi-instance collection that is not a list: a one-element list.
+    * After a run stopped waiting (``waiting at A, B``): the first of those elements that is no
+      boundary event fires (a message arrives, a timer fires), else the first.
+    Nothing is tried twice, so the reruns end."""
+
+    def __init__(self, project: Path, process_id: str):
+        self.given: dict[str, Any] = {}
+        self.events: list[str] = []
+        self.model: Any = None
+        try:
+            self.model = load_model(load_project(str(project)))
+        except Exception:  # noqa: BLE001 - the run reports the model's problem itself
+            return
+        from seams.checks.types import variable_types
+
+        self.types = {t.name: t for t in variable_types(self.model).values() if t.name}
+        self.kinds = {n.id: n.kind for p in self.model.view.processes.values() for n in p.nodes.values()}
+        for name, value in sorted(self._example_start(process_id).items()):
+            if name in self.types and not self.types[name].problems(value):
+                self.given[name] = value
+
+    def _example_start(self, process_id: str) -> dict[str, Any]:
+        process = next((p for p in self.model.view.processes.values() if p.element_id == process_id), None)
+        payload = self.model.payloads.get(process.payload) if process is not None and process.payload else None
+        if payload is None or payload.format != "bpmn":
+            return {}
+        for element in payload.tree.getroot().iter(f"{{{BPMN_NS}}}process"):
+            if element.get("id") != process_id:
+                continue
+            for start in element.findall(f"{{{BPMN_NS}}}startEvent"):
+                for prop in start.iter(f"{{{ZEEBE_NS}}}property"):
+                    if prop.get("name") == EXAMPLE_START:
+                        try:
+                            value = json.loads(prop.get("value") or "")
+                        except ValueError:
+                            continue
+                        if isinstance(value, dict):
+                            return value
+        return {}
+
+    def more(self, line: str) -> bool:
+        """Add what ``line`` (the stop line of the last run) says is missing; False when nothing new."""
+        if self.model is None:
+            return False
+        names = _UNSET.findall(line)
+        nulls = _NULLS.search(line)
+        if nulls:
+            names += re.findall(r"'([^']+)'", nulls.group(1))
+        collection = _COLLECTION.search(line)
+        added = False
+        if collection and collection.group(1) not in self.given:
+            item = self.types[collection.group(1)].item_type() if collection.group(1) in self.types else None
+            added = self._give(collection.group(1), [self._sample(item) if item and item.datatype else {}])
+        for name in names:
+            if name not in self.given:
+                added = self._give(name, self._value(name)) or added
+        waiting = _WAITING.search(line)
+        if waiting and not added:
+            elements = [e.strip() for e in waiting.group(1).split(",") if e.strip()]
+            chosen = [e for e in elements if self.kinds.get(e) != "boundaryEvent"] or elements
+            if chosen and self.events.count(chosen[0]) < 3:
+                self.events.append(chosen[0])
+                added = True
+        return added
+
+    def _give(self, name: str, value: Any) -> bool:
+        vtype = self.types.get(name)
+        if vtype is None or vtype.problems(value):
+            return False
+        self.given[name] = value
+        return True
+
+    def _value(self, name: str) -> Any:
+        from seams.errors import ExpressionError
+        from seams.lang.condition import parse_condition
+
+        for process in sorted(self.model.view.processes.values(), key=lambda p: str(p.iri)):
+            for flow in sorted(process.flows.values(), key=lambda f: f.id):
+                if not flow.condition:
+                    continue
+                try:
+                    condition = parse_condition(flow.condition, where=flow.id, language=flow.language)
+                except ExpressionError:
+                    continue
+                if name in condition.truth_names():
+                    return True
+                literals = [v for v in condition.boundaries().get(name, []) if v is not None]
+                if literals:
+                    return _json_value(literals[0])
+        return self._sample(self.types.get(name))
+
+    def _sample(self, vtype: Any) -> Any:
+        datatype = (vtype.datatype if vtype is not None else None) or ""
+        if datatype.startswith("list:"):
+            return [self._sample(vtype.item_type())]
+        return {"boolean": True, "integer": 1, "decimal": 1, "date": "2024-05-02", "JSON": {}}.get(datatype, "example")
+
+    def shown(self) -> str:
+        """What was given, as one JSON text (empty when nothing was)."""
+        data = {k: v for k, v in (("given", self.given), ("events", self.events)) if v}
+        return json.dumps(data, sort_keys=True) if data else ""
 
 
 # ------------------------------------------------------------------ the table
@@ -588,7 +733,8 @@ def main(argv: list[str]) -> int:
         Path(args.json).write_text(document, encoding="utf-8")
     if args.lines:
         for o in outcomes:
-            print(f"{o.repository}/{o.file} {o.process}: {o.outcome}" + (f" ({o.detail})" if o.detail else ""))
+            print(f"{o.repository}/{o.file} {o.process}: {o.outcome}" + (f" ({o.detail})" if o.detail else "")
+                  + (f" [runner gave {o.given}]" if o.given else ""))
         print()
     print(table(outcomes, names))
     return 0

@@ -84,6 +84,18 @@ def scenario_labels(process: Process) -> list[tuple[str, Scenario]]:
     return out
 
 
+EVENTS_SHAPE = 'a JSON array of element ids or {"element": id, "variables": {...}} objects'
+"""What a run's events are (``seam:events``, ``seams run --events``)."""
+
+
+def run_events_valid(value: Any) -> bool:
+    """Whether ``value`` is a run's events: element ids (a timer fires, a message without data
+    arrives) or ``{"element": id, "variables": {...}}`` objects, in order."""
+    return isinstance(value, list) and all(
+        isinstance(e, str) or (isinstance(e, dict) and isinstance(e.get("element"), str)
+                               and isinstance(e.get("variables", {}), dict)) for e in value)
+
+
 def scenario_plan(model: Model, label: str, scenario: Scenario) -> ScenarioPlan:
     """The scenario ready to run; ``problem`` says why not when a part is not of its JSON shape."""
     view = model.view
@@ -111,13 +123,10 @@ def scenario_plan(model: Model, label: str, scenario: Scenario) -> ScenarioPlan:
             submits[task.element_id] = obj(submission.values, f"seam:values of {model.qname(task.iri)}")
     events: tuple[Any, ...] = ()
     if scenario.events is not None:
-        if isinstance(scenario.events, list) and all(
-                isinstance(e, str) or (isinstance(e, dict) and isinstance(e.get("element"), str)
-                                       and isinstance(e.get("variables", {}), dict)) for e in scenario.events):
+        if run_events_valid(scenario.events):
             events = tuple(scenario.events)
         else:
-            problems.append('seam:events is not a JSON array of element ids or {"element": id, '
-                            '"variables": {...}} objects')
+            problems.append(f"seam:events is not {EVENTS_SHAPE}")
     flows = None
     if scenario.expect_flows is not None:
         value = scenario.expect_flows

@@ -211,10 +211,27 @@ def test_a_feel_condition_that_is_not_true_or_false_stops_camunda_8(text, env):
         holds(text, **env)
 
 
-def test_a_missing_variable_is_an_error_in_every_dialect():
-    for text in ("a > 1", "${a > 1}", "=a > 1"):
+def test_a_missing_variable_is_an_error_in_seams_and_juel():
+    for text in ("a > 1", "${a > 1}", "#{!a}"):
         with pytest.raises(ExpressionError, match="variable 'a' is not set"):
             holds(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("=approved = false", False),        # null = false is false: Zeebe takes the other flow
+    ("=approved = null", True),
+    ("=approved != null", False),
+    ("=not(approved = true)", True),
+    ("=prices.oneTimePrice > 3000 or true", True),  # a path on null is null; or with true is true
+])
+def test_a_missing_variable_is_null_in_feel_as_zeebe_reads_it(text, expected):
+    assert holds(text) is expected
+
+
+def test_a_feel_condition_over_a_missing_variable_alone_is_null_and_stops():
+    with pytest.raises(ExpressionError, match="condition gives null, not a boolean; the engine stops with an "
+                                              "error; not set, so null: 'approved'"):
+        holds("=approved")
 
 
 def test_boundaries_come_from_every_dialect():

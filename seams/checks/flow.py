@@ -195,7 +195,8 @@ def bpmn_writes(node: etree._Element) -> tuple[set[str], bool]:
     """Variable names a flow node sets as the engine runs it, beyond the model's ``seam:writes``:
     output mappings (``camunda:outputParameter``, ``zeebe:output``, also on events and call
     activities), a call activity's ``camunda:out`` targets, a Camunda 8 connector's
-    ``resultVariable`` and ``resultExpression`` keys, a multi-instance ``outputCollection``.
+    ``resultVariable`` and ``resultExpression`` keys, a FEEL script task's ``resultVariable``, a
+    multi-instance ``outputCollection``.
     The flag says the node also passes every variable of a called process back (``camunda:out
     variables="all"``, or a Camunda 8 call activity without output mappings)."""
     names: set[str] = set()
@@ -217,6 +218,9 @@ def bpmn_writes(node: etree._Element) -> tuple[set[str], bool]:
                 names.add(header.get("value") or "")
             elif header.get("key") == "resultExpression":
                 names.update(re.findall(r"[{,]\s*([A-Za-z_][A-Za-z0-9_]*)\s*:", header.get("value") or ""))
+        for script in ext.iterfind(f"{_Z}script"):  # a FEEL script task: the engine evaluates it
+            if (script.get("expression") or "").strip().startswith("="):
+                names.add(script.get("resultVariable") or "")
         for loop in ext.iterfind(f"{_Z}loopCharacteristics"):
             names.add(loop.get("outputCollection") or "")
     loop = node.find(f"{{{V.BPMN_NS}}}multiInstanceLoopCharacteristics/{{{V.BPMN_NS}}}extensionElements/"

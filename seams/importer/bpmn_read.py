@@ -22,7 +22,7 @@ from lxml import etree
 
 from seams import vocab as V
 from seams.errors import ExpressionError, ProjectError
-from seams.importer.forms import FieldSpec, camunda7_fields, camunda_form_fields, read_form_json
+from seams.importer.forms import FieldSpec, camunda7_fields, camunda_form_fields, example_data_fields, read_form_json
 from seams.importer.html_forms import form_key_path, read_html_form
 from seams.importer.names import IDENTIFIER
 from seams.lang.condition import parse_condition
@@ -67,6 +67,8 @@ class ProcessSpec:
     condition_names: tuple[str, ...]  # variable names in the process's conditions, first-seen order
     start_form: tuple[FieldSpec, ...] = ()
     list_variables: tuple[str, ...] = ()  # multi-instance output collections: lists
+    input_collections: tuple[str, ...] = ()  # multi-instance input collections named plainly: lists
+    mapped_names: tuple[str, ...] = ()  # variables the input mappings of other elements read by name
 
 
 @dataclass
@@ -192,6 +194,8 @@ def _process(process: etree._Element, pools: Mapping[str | None, str | None], so
     elements: list[Element] = []
     names: dict[str, None] = {}
     start_form: list[FieldSpec] = []
+    mapped: dict[str, None] = {}
+    collections: dict[str, None] = {}
     for node in process.iter():
         if not isinstance(node.tag, str) or etree.QName(node).namespace != V.BPMN_NS:
             continue
@@ -206,14 +210,36 @@ def _process(process: etree._Element, pools: Mapping[str | None, str | None], so
                 for name in found or ():
                     names.setdefault(name)
         elif kind == "startEvent" and node.getparent() is process:
-            start_form.extend(camunda7_fields(node) or html.fields(node) or ())
+            start_form.extend(camunda7_fields(node) or html.fields(node) or example_data_fields(node) or ())
         elif kind in MODELLED and node.get("id"):
             elements.append(_element(node, kind, source, forms, embedded, notes, html))
+        else:
+            for name in _io_mappings(node.find(f"{_B}extensionElements"))[0]:
+                mapped.setdefault(name)
+        if kind != "sequenceFlow":
+            name = _input_collection(node)
+            if name:
+                collections.setdefault(name)
     lists = tuple(dict.fromkeys(
         (loop.get("outputCollection") or "").strip() for loop in process.iter(f"{_Z}loopCharacteristics")
         if IDENTIFIER.fullmatch((loop.get("outputCollection") or "").strip())))
     return ProcessSpec(id=pid, label=label, elements=tuple(elements), condition_names=tuple(names),
-                       start_form=tuple(start_form), list_variables=lists)
+                       start_form=tuple(start_form), list_variables=lists, input_collections=tuple(collections),
+                       mapped_names=tuple(mapped))
+
+
+def _input_collection(node: etree._Element) -> str | None:
+    """The variable a multi-instance activity iterates over, where it is named plainly:
+    ``camunda:collection="items"`` (or ``${items}``), ``zeebe:loopCharacteristics
+    inputCollection="=items"``; None for an expression or no multi-instance."""
+    loop = node.find(f"{_B}multiInstanceLoopCharacteristics")
+    if loop is None:
+        return None
+    z = loop.find(f"{_B}extensionElements/{_Z}loopCharacteristics")
+    if z is not None:
+        return _single_name(z.get("inputCollection"), _FEEL)
+    text = (loop.get(f"{_C}collection") or "").strip()
+    return text if IDENTIFIER.fullmatch(text) else _single_name(text, _JUEL)
 
 
 def condition_names(text: str, *, where: str) -> frozenset[str] | None:

@@ -205,6 +205,10 @@ def _process(b: _Builder, source: Source, payload: URIRef, process: ProcessSpec,
         _reads_writes(b, subject, element.reads, element.writes, element.id)
     for name in process.condition_names:
         b.variable(name, where=f"a condition of {process.id}")
+    for name in process.mapped_names:
+        b.variable(name, where=f"an input mapping in {process.id}")
+    for name in process.input_collections:
+        b.variable(name, many=True, where=f"a multi-instance collection of {process.id}")
     for name in process.list_variables:
         if name in b.variables:  # only a variable the model has for another reason
             b.variable(name, many=True, where=f"a multi-instance output collection of {process.id}")

@@ -69,6 +69,40 @@ def _count(value: object) -> int | None:
     return int(number)
 
 
+EXAMPLE_DATA = "camundaModeler:exampleOutputJson"
+_JSON_KINDS = ((bool, "boolean"), (int, "integer"), (float, "decimal"), (str, "string"))
+
+
+def example_data_fields(element: etree._Element) -> tuple[FieldSpec, ...] | None:
+    """The start variables a Camunda 8 start event's example data shows (the Camunda Modeler's
+    ``zeebe:property name="camundaModeler:exampleOutputJson"``, a JSON object): one optional field
+    per top-level key, typed from its example value (an object is ``JSON``, a list a list of its
+    first item's type); None when the
+    event has no such object. The values are examples, not defaults: nothing is kept of them."""
+    import json
+
+    for prop in element.iter(f"{{{V.ZEEBE_NS}}}property"):
+        if prop.get("name") != EXAMPLE_DATA:
+            continue
+        try:
+            data = json.loads(prop.get("value") or "")
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        fields = []
+        for key, value in data.items():
+            if not isinstance(key, str) or not IDENTIFIER.fullmatch(key):
+                continue
+            many = isinstance(value, list)
+            sample = value[0] if many and value else value
+            datatype = "JSON" if isinstance(sample, dict) else \
+                next((kind for python, kind in _JSON_KINDS if type(sample) is python), None)
+            fields.append(FieldSpec(key=key, datatype=datatype, many=many))
+        return tuple(fields) or None
+    return None
+
+
 def camunda7_fields(element: etree._Element) -> tuple[FieldSpec, ...] | None:
     """The ``camunda:formData`` fields of a user task or start event; None when it has none."""
     form = element.find(f"{{{V.BPMN_NS}}}extensionElements/{_CAMUNDA}formData")

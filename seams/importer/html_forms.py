@@ -16,6 +16,7 @@ is never rendered and its scripts never run.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -98,9 +99,83 @@ def read_html_form(data: bytes, *, source: str) -> HtmlForm:
             min_length=_count(element.get("minlength")), max_length=_count(element.get("maxlength")),
             pattern=_anchored(element.get("pattern")),
         ))
-    if any(script.get("cam-script") is not None for script in root.iter("script")):
+    scripts = [script for script in root.iter("script") if script.get("cam-script") is not None]
+    for script in scripts:
+        for name, kind, default in declared_variables(script.text or ""):
+            if kind == "file":
+                notes.append(f'file field "{name}" (a File variable seams cannot carry)')
+                continue
+            if name in seen or not IDENTIFIER.fullmatch(name):
+                continue
+            seen.add(name)
+            datatype = _TYPES.get(kind)
+            fields.append(FieldSpec(key=name, datatype=datatype,
+                                    default=default if datatype in (_LITERAL_KINDS.get(type(default)),) else None))
+    if scripts:
         notes.append("a form script (cam-script) seams does not run")
     return HtmlForm(tuple(fields), tuple(notes))
+
+
+_CREATE = re.compile(r"\.\s*createVariable\s*\(\s*\{")
+_KEY = r"(?:^|[{,\s])['\"]?KEY['\"]?\s*:\s*"
+_STRING = r"(?:'([^'\\\n]*)'|\"([^\"\\\n]*)\")"
+_LITERAL_KINDS = {bool: "boolean", str: "string", int: "integer", float: "decimal"}
+MAX_DECLARATIONS = 500
+
+
+def declared_variables(script: str) -> list[tuple[str, str, object]]:
+    """The variables a form script declares with ``camForm.variableManager.createVariable({name:
+    'x', type: 'Boolean', value: false})``, as ``(name, type in lower case, value or None)``: read
+    only where the name and type are plain string literals (a value only where it is a plain
+    literal: a string, number, ``true`` or ``false``); the script is matched as text, never run."""
+    found: list[tuple[str, str, object]] = []
+    for match in _CREATE.finditer(script):
+        body = _object_literal(script, match.end() - 1)
+        if body is None:
+            continue
+        name = re.search(_KEY.replace("KEY", "name") + _STRING, body)
+        kind = re.search(_KEY.replace("KEY", "type") + _STRING, body)
+        if name is None or kind is None:
+            continue
+        value = re.search(_KEY.replace("KEY", "value") + r"(?:" + _STRING + r"|(true|false)|(-?\d+(?:\.\d+)?))\s*[,}]",
+                          body)
+        default: object = None
+        if value is not None:
+            if value.group(1) is not None or value.group(2) is not None:
+                default = value.group(1) if value.group(1) is not None else value.group(2)
+            elif value.group(3) is not None:
+                default = value.group(3) == "true"
+            elif value.group(4) is not None:
+                default = float(value.group(4)) if "." in value.group(4) else int(value.group(4))
+        found.append(((name.group(1) or name.group(2) or "").strip(),
+                      (kind.group(1) or kind.group(2) or "").strip().lower(), default))
+        if len(found) >= MAX_DECLARATIONS:
+            break
+    return found
+
+
+def _object_literal(text: str, start: int) -> str | None:
+    """The object literal opening at ``text[start]`` (``{``) up to its closing brace, strings
+    skipped; None when it does not close within 10,000 characters."""
+    depth, quote, index = 0, "", start
+    end = min(len(text), start + 10_000)
+    while index < end:
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"`":
+            quote = char
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:index + 1]
+        index += 1
+    return None
 
 
 def _anchored(pattern: str | None) -> str | None:

@@ -53,6 +53,7 @@ from seams.lang.condition_tree import (
     Range,
     Ternary,
     Var,
+    walk,
 )
 from seams.lang.feel_regex import translate
 
@@ -77,6 +78,8 @@ class _Engine(ConditionVisitor[object]):
 
     def visit_Var(self, node: Var) -> object:
         if node.name not in self.env:
+            if not self.juel:
+                return None  # FEEL: a variable nothing set is null, as Zeebe reads it (docs/conditions.md)
             raise ExpressionError(f"{self.where}: variable {node.name!r} is not set")
         return self.env[node.name]
 
@@ -295,7 +298,9 @@ def evaluate_engine(tree: Node, dialect: str, env: Mapping[str, object], where: 
     engine = _Engine(dialect, env, where)
     result = engine.value(tree)
     if not isinstance(result, bool):
-        raise engine.fail(f"condition gives {_shown(result)}, not a boolean; the engine stops with an error")
+        unset = sorted({node.name for node in walk(tree) if isinstance(node, Var) and node.name not in env})
+        nulls = f"; not set, so null: {', '.join(repr(name) for name in unset)}" if unset else ""
+        raise engine.fail(f"condition gives {_shown(result)}, not a boolean; the engine stops with an error{nulls}")
     return result
 
 

@@ -11,7 +11,7 @@ variables as one sorted JSON object.
 
 Exit codes: 0 the instance reached an end event; 1 it stopped before one (a
 handler raised, no condition held: the line names the element); 2 a project
-error, an unknown process, bad ``--given``/``--answers``/``--replies`` data,
+error, an unknown process, bad ``--given``/``--answers``/``--replies``/``--events`` data,
 or a user task to fill with no terminal and no answers for it.
 """
 
@@ -50,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replies", metavar="FILE", default=None,
                         help="binding replies: a JSON object keyed by binding name (else each binding "
                              "answers as in the first example of a task that uses it)")
+    parser.add_argument("--events", metavar="JSON", default=None,
+                        help='what happens while the instance waits, as a scenario\'s seam:events: a JSON array of '
+                             'element ids (a timer that fires) or {"element": id, "variables": {...}} objects '
+                             '(a message that arrives), in order')
     parser.add_argument("--scenario", metavar="LABEL", default=None,
                         help="run with a seam:scenario's start variables, user task data and replies "
                              "(the options above win), then hold the run to the scenario")
@@ -89,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
         if args.save_scenario is not None:
             refuse_repeated_label(process, args.save_scenario)
         result = run_instance(project, model, process, given=given, user_task_data=forms,
-                              replies=replies, on_step=printer.step, events=plan.events if plan else (),
+                              replies=replies, on_step=printer.step,
+                              events=run_events(args.events) if args.events is not None
+                              else plan.events if plan else (),
                               start_at=plan.start_at if plan else None)
         printer.flush(result.error_element)
         if args.html is not None:
@@ -163,6 +169,21 @@ def _json_file(path: str, option: str) -> Any:
     if not isinstance(value, dict):
         raise RunInputError(f"{option} {path}: expected a JSON object")
     return value
+
+
+def run_events(text: str) -> tuple[Any, ...]:
+    """``--events``: the run's events, as a scenario's ``seam:events`` holds them (docs/scenarios.md):
+    element ids, or ``{"element": id, "variables": {...}}`` objects."""
+    from seams.project.limits import loads_json
+    from seams.scenarios import EVENTS_SHAPE, run_events_valid
+
+    try:
+        data = loads_json(text)
+    except ValueError as exc:
+        raise RunInputError(f"--events: not JSON ({str(exc).splitlines()[0]})") from None
+    if not run_events_valid(data):
+        raise RunInputError(f"--events: expected {EVENTS_SHAPE}")
+    return tuple(data)
 
 
 def start_variables(model: Any, text: str | None) -> dict[str, Any]:

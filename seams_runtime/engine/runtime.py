@@ -324,8 +324,12 @@ class Runtime:
                 self.chosen[task.id] = flow.id
                 return flow.target
         if default is None:
+            unset = sorted({name for flow in process.outgoing(element)
+                            for name in getattr(self.ready.conditions.get((process_id, flow.id)), "names", ())
+                            if name not in variables})
+            nulls = f"; not set, so null: {', '.join(repr(n) for n in unset)}" if unset else ""
             raise ScenarioStop(element, f"{element}: no condition of its outgoing flows holds and it has no "
-                                        f"default flow (variables: {_shown(variables)})")
+                                        f"default flow (variables: {_shown(variables)}{nulls})")
         self.chosen[task.id] = default.id
         return default.target
 
@@ -383,6 +387,8 @@ class Runtime:
         node = self.ready.node(process_id, element)
         if (mtask is None or not mtask.handler) and node is not None and node.kind in ("scriptTask", "sendTask",
                                                                                      "adHocSubProcess"):
+            if node.kind == "scriptTask" and self._feel_script(task, process_id, element):
+                return
             self._answered(task)
             return
         if mtask is None or mtask.kind != V.ServiceTask or not mtask.handler:
@@ -428,6 +434,22 @@ class Runtime:
             raise ScenarioStop(element, f"{at}: {problems[0]}")
         self.outputs = dict(result)
         task.data.update(copy.deepcopy(dict(result)))
+
+    def _feel_script(self, task: Any, process_id: str, element: str) -> bool:
+        """A Camunda 8 script task written as a FEEL expression (``zeebe:script expression="=..."
+        resultVariable="x"``): Zeebe evaluates the expression, no script runs, so the engine does the
+        same with seams' own FEEL evaluator and sets the result variable. False for any other script
+        (a job worker's, or a Camunda 7 script, which the run's data answers)."""
+        node = self._element(process_id, element)
+        script = node.find(f"{_B}extensionElements/{_Z}script") if node is not None else None
+        expression = (script.get("expression") or "").strip() if script is not None else ""
+        target = (script.get("resultVariable") or "").strip() if script is not None else ""
+        if not expression.startswith("=") or not target:
+            return False
+        value = self._expression(expression, _plain(task.data), element)
+        self.outputs = {target: copy.deepcopy(value)}
+        task.data[target] = copy.deepcopy(value)
+        return True
 
     def _error_boundary(self, task: Any, code: str) -> Any:
         """The waiting error boundary event of the task that catches ``code`` (a code of its own
