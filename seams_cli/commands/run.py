@@ -371,9 +371,11 @@ class StepPrinter:
                 self._resolve(flow)
 
     def line(self, element_id: str) -> None:
-        """A user task's line, printed before its questions (its step then prints nothing)."""
+        """A user task's line (or a manual, script or send task's the run's data answers), printed
+        before its questions (its step then prints nothing)."""
         node = self.process.nodes.get(element_id)
-        self._write(_head("userTask", element_id, node.name if node is not None else None))
+        self._write(_head(node.kind if node is not None else "userTask", element_id,
+                          node.name if node is not None else None))
         self.printed.add(element_id)
 
     def flush(self, stopped_at: str | None = None) -> None:
