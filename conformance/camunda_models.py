@@ -18,8 +18,13 @@ forms its ``formKey``s name by path. It imports them with the real CLI,
 ``seams init --from ... DIR``, and runs each executable process of the file
 with ``seams run PROCESS --answers FILE`` (no terminal, no handlers written):
 the answers give every form field of every user task a value its form
-accepts. Each process gets one outcome from the run's exit code and its
-first stderr line (:func:`classify`); the table counts them per repository.
+accepts. Beyond the forms, the runner gives what a Camunda test of the
+process gives (:class:`RunData`): the start event's example data, and, when
+a run stops for it, a start variable nothing in the process sets, a
+multi-instance collection, or the message or timer the instance waits for
+(``seams run --given``/``--events``), then runs again. Each process gets one
+outcome from the last run's exit code and its first stderr line
+(:func:`classify`); the table counts them per repository.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def test_a_c8_condition_reads_null_as_zeebe_does_and_takes_the_flow_that_holds(r
     result = _run(review, "quote-review", given={"lines": LINES[:1], "approved": True}, events=["Task_Signature"])
     assert result.ok, result.error
     assert result.variables["totals"] == {"once": 250, "monthly": None}
-    assert result.flows == ["Flow_1", "Flow_2", "Flow_3", "Flow_Yes", "Flow_Big", "Flow_Signed"]
+    assert result.flows == ["Flow_1", "Flow_2", "Flow_3", "Flow_Accept", "Flow_Big", "Flow_Signed"]
     assert result.end_event == "End_Accepted"
 
 
@@ -93,7 +93,7 @@ def test_check_counts_the_feel_script_s_result_and_the_example_start_data_as_set
     out = run_seams("check", cwd=review).stdout
     assert "totals" not in out.replace("shape ex:totals seam:datatype", "")  # set by Task_Totals: no dataflow line
     assert '"lines"' not in out and '"customer"' not in out
-    assert 'decision Flow_Yes bpmn:conditionExpression: reads "approved" (ex:approved), which no task of ' \
+    assert 'decision Flow_Accept bpmn:conditionExpression: reads "approved" (ex:approved), which no task of ' \
            "ex:quote-review sets yet" in out
 
 

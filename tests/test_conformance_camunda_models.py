@@ -47,6 +47,10 @@ def test_each_executable_process_gets_its_outcome(measured):
             ("ran to an end event", True, True, True),
         ("c7-examples", "call-activity/src/main/resources/packing.bpmn", "packing"):
             ("ran to an end event", True, True, True),
+        # the runner gave the collection and the mapped variable the run named; the form script's
+        # variable was read by the import, so the form was answered
+        ("c7-examples", "script-form/src/main/resources/pick.bpmn", "pick-order"):
+            ("ran to an end event", True, True, True),
         ("c7-examples", "servicetask/straight/src/main/resources/straight.bpmn", "straight-through"):
             ("ran to an end event", True, True, True),
         ("c7-examples", "timer/src/main/resources/reminder.bpmn", "reminder"):
@@ -55,9 +59,21 @@ def test_each_executable_process_gets_its_outcome(measured):
         # with values the form accepts, so the run got past the user task to the job worker
         ("c8-examples", "approval/src/main/resources/approval.bpmn", "approval"):
             ("stopped: missing handler", True, True, True),
+        # the start event's example data, the variable the gateway named as null, the message waited for
+        ("c8-examples", "review/src/main/resources/review.bpmn", "quote-review"):
+            ("ran to an end event", True, True, True),
     }
-    assert [p["process"] for p in document["processes"]] == ["order", "packing", "straight-through", "reminder",
-                                                             "approval"]  # path order; the sketch is skipped
+    assert [p["process"] for p in document["processes"]] == ["order", "packing", "pick-order", "straight-through",
+                                                             "reminder", "approval",
+                                                             "quote-review"]  # path order; the sketch is skipped
+    given = {p["process"]: json.loads(p["given"]) if p["given"] else None for p in document["processes"]}
+    assert given["pick-order"] == {"given": {"orderLines": [{}], "shippingAddress": "example"}}
+    assert given["quote-review"] == {
+        "events": ["Task_Signature"],
+        "given": {"approved": True, "customer": "Ana",
+                  "lines": [{"item": "desk", "monthly": None, "price": 250},
+                            {"item": "support", "monthly": True, "price": 20}]}}
+    assert given["order"] is None and given["approval"] is None  # nothing beyond the forms' answers
     assert not any(p["traceback"] for p in document["processes"])
     assert document["refusals"] == {}  # refusal lines are parsed in the tests of classify() below
     approval = next(p for p in document["processes"] if p["process"] == "approval")
@@ -71,10 +87,10 @@ def test_the_table_counts_per_repository_and_in_total(measured):
     table = "\n".join(lines[lines.index("") + 1:])
     assert table == camunda_models.table([camunda_models.ProcessOutcome(**{k: v for k, v in p.items() if k != "runs"})
                                           for p in document["processes"]], ["c7-examples", "c8-examples"])
-    assert "| c7-examples | 4 | 4 | 4 | 4 (100%) |" in lines
-    assert "| c8-examples | 1 | 1 | 1 | 1 (100%) |" in lines
-    assert "| **total** | 5 | 5 | 5 | 5 (100%) |" in lines
-    assert "| ran to an end event | 4 | 0 | 4 |" in lines
+    assert "| c7-examples | 5 | 5 | 5 | 5 (100%) |" in lines
+    assert "| c8-examples | 2 | 2 | 2 | 2 (100%) |" in lines
+    assert "| **total** | 7 | 7 | 7 | 7 (100%) |" in lines
+    assert "| ran to an end event | 5 | 1 | 6 |" in lines
     assert "| stopped: missing handler | 0 | 1 | 1 |" in lines
     assert [row["repository"] for row in document["summary"]] == ["c7-examples", "c8-examples", "total"]
 
@@ -84,8 +100,12 @@ def test_a_call_activity_brings_its_called_process_and_a_form_its_file():
     order = next(b for b in repo.bpmn if b.path.name == "order.bpmn")
     files, html = camunda_models.dependencies(repo, order)
     assert [p.name for p in files] == ["order.bpmn", "packing.bpmn"] and html == []
-    assert [b.path.name for b in repo.bpmn if b.executable] == ["order.bpmn", "packing.bpmn", "straight.bpmn",
-                                                                "reminder.bpmn"]
+    assert [b.path.name for b in repo.bpmn if b.executable] == ["order.bpmn", "packing.bpmn", "pick.bpmn",
+                                                                "straight.bpmn", "reminder.bpmn"]
+    pick = next(b for b in repo.bpmn if b.path.name == "pick.bpmn")
+    files, html = camunda_models.dependencies(repo, pick)
+    # two forms end with forms/check-parcel.html: the one of the BPMN's own module is taken
+    assert [p.relative_to(C7).as_posix() for p in html] == ["script-form/src/main/webapp/forms/check-parcel.html"]
     c8 = camunda_models.read_repository(C8)
     files, _ = camunda_models.dependencies(c8, c8.bpmn[0])
     assert [p.name for p in files] == ["approval.bpmn", "decide.form"]
