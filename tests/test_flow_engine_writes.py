@@ -26,7 +26,7 @@ def connector(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with (root / "model" / "model.trig").open("a", encoding="utf-8") as trig:
         trig.write('ex:graph\\/seams {\n'
                    '    ex:response seam:datatype rdf:JSON .\n    ex:failure seam:datatype xsd:string .\n'
-                   '    ex:verdicts seam:datatype xsd:boolean .\n}\n')
+                   '    ex:verdicts seam:datatype xsd:boolean .\n    ex:reviewers seam:datatype xsd:string .\n}\n')
     return root
 
 
@@ -42,8 +42,9 @@ def test_what_the_engine_sets_counts_as_set(connector: Path) -> None:
 
 def test_the_import_marks_an_output_collection_a_list(connector: Path) -> None:
     view = load_model(load_project(connector)).view
+    # the input collection (=reviewers) is a list the process reads: declared, as a condition's names are
     assert {v.name: v.many for v in view.variables.values()} == {"response": False, "failure": False,
-                                                                  "verdicts": True}
+                                                                  "verdicts": True, "reviewers": True}
 
 
 def test_without_the_writes_the_same_reads_are_findings(connector: Path, tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ times the few rounds a loop needs.
 A variable is set by a user task's form fields (``sh:path`` of each
 ``sh:property`` of its ``seam:form``), by a task's ``seam:writes``, by a
 business-rule task's decision outputs (``dec:processVariable``) and by the
-Camunda 7 form of a start event (the variables named like its fields).
+Camunda 7 form of a start event (the variables named like its fields); a
+called process starts with what the call activities calling it pass in
+(:func:`passed_in`).
 Sub-processes are entered at their start events and left from their end events; a
 boundary event sees what was set before its task ran. A parallel gateway
 joins its branches: after it, what any branch set is set.
@@ -304,44 +306,129 @@ def upstream_findings(model: Model) -> list[Finding]:
     view = model.view
     index = elements_by_id(view)
     variables = process_variables(view)
-    found: list[Finding] = []
+    flows: dict[URIRef, _Dataflow] = {}
     for process in view.processes.values():
         element = _process_element(model, process)
-        if element is None:
-            continue  # decisions_check reports a process payload element that does not resolve
-        by_name: dict[str, set[URIRef]] = defaultdict(set)
-        for iri in variables.get(process.iri, ()):
-            name = view.variable_name(iri)
-            if name:
-                by_name[name].add(iri)
+        if element is not None:  # else decisions_check reports the payload element that does not resolve
+            flows[process.iri] = _dataflow(model, process, element, variables, index)
+    passed: dict[URIRef, frozenset[URIRef]] = {}
+    for _ in range(len(flows)):  # a called process that calls another passes on what it was given
+        now = passed_in(model, flows)
+        if now == passed:
+            break
+        passed = now
+        for iri, given in passed.items():
+            flow = flows[iri]
+            flows[iri] = _dataflow(model, flow.process, flow.element, variables, index, given)
+    found: list[Finding] = []
+    for flow in flows.values():
+        process = flow.process
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
-        sets = {node: frozenset().union(*(variables_set_by(view, i) for i in found_items))
-                for node, found_items in items.items()}
-        start_fields = start_form_fields(element)
-        shape = view.forms.get(process.start_form) if process.start_form is not None else None
-        if shape is not None:
-            for start in element.findall(f"{{{V.BPMN_NS}}}startEvent"):
-                start_fields.setdefault(start.get("id", ""), set()).update(
-                    view.variable_name(f.path) or "" for f in shape.fields if f.path is not None)
-        for start, fields in start_fields.items():
-            named = {v.iri for v in view.variables.values() if v.name in fields}
-            sets[start] = sets.get(start, frozenset()) | named
-            for iri in named:
-                by_name[view.variable_name(iri) or ""].add(iri)
-        for node, found_here in engine_sets(model, process, element).items():
-            sets[node] = sets.get(node, frozenset()) | found_here
-            for iri in found_here:
-                by_name[view.variable_name(iri) or ""].add(iri)
-        graph = FlowGraph(process, element)
-        before = graph.must_be_set(sets)
-        found.extend(_decision_input_findings(model, process, items, before, graph, sets))
-        found.extend(_condition_findings(model, process, by_name, before, sets, graph))
-        found.extend(_read_findings(model, process, items, before, graph, sets))
+        found.extend(_decision_input_findings(model, process, items, flow.before, flow.graph, flow.sets))
+        found.extend(_condition_findings(model, process, flow.by_name, flow.before, flow.sets, flow.graph))
+        found.extend(_read_findings(model, process, items, flow.before, flow.graph, flow.sets))
         found.extend(mixed_dialect_findings(process))
     from seams.checks.engine_support import engine_findings
 
     found.extend(engine_findings(model))
     return found
+
+
+class _Dataflow:
+    """One process's must-be-set dataflow: what each node sets, what is set before it, and the
+    variables of the process by name."""
+
+    def __init__(self, process: Process, element: etree._Element, sets: dict[str, frozenset[URIRef]],
+                 by_name: dict[str, set[URIRef]], graph: FlowGraph):
+        self.process, self.element, self.sets, self.by_name, self.graph = process, element, sets, by_name, graph
+        self.before = graph.must_be_set(sets)
+
+
+def _dataflow(model: Model, process: Process, element: etree._Element, variables: dict[URIRef, set[URIRef]],
+              index: dict[tuple[URIRef, str], list[FlowElement]],
+              given: frozenset[URIRef] = frozenset()) -> _Dataflow:
+    """The dataflow of ``process``; ``given`` are the variables its callers pass in, set at its
+    start events (:func:`passed_in`)."""
+    view = model.view
+    by_name: dict[str, set[URIRef]] = defaultdict(set)
+    for iri in variables.get(process.iri, ()):
+        name = view.variable_name(iri)
+        if name:
+            by_name[name].add(iri)
+    items = {node: index.get((process.iri, node), []) for node in process.nodes}
+    sets = {node: frozenset().union(*(variables_set_by(view, i) for i in found_items))
+            for node, found_items in items.items()}
+    start_fields = start_form_fields(element)
+    shape = view.forms.get(process.start_form) if process.start_form is not None else None
+    if shape is not None:
+        for start in element.findall(f"{{{V.BPMN_NS}}}startEvent"):
+            start_fields.setdefault(start.get("id", ""), set()).update(
+                view.variable_name(f.path) or "" for f in shape.fields if f.path is not None)
+    if given:
+        for start in element.findall(f"{{{V.BPMN_NS}}}startEvent"):
+            start_fields.setdefault(start.get("id", ""), set()).update(
+                view.variable_name(iri) or "" for iri in given)
+    for start, fields in start_fields.items():
+        named = {v.iri for v in view.variables.values() if v.name in fields}
+        sets[start] = sets.get(start, frozenset()) | named
+        for iri in named:
+            by_name[view.variable_name(iri) or ""].add(iri)
+    for node, found_here in engine_sets(model, process, element).items():
+        sets[node] = sets.get(node, frozenset()) | found_here
+        for iri in found_here:
+            by_name[view.variable_name(iri) or ""].add(iri)
+    return _Dataflow(process, element, sets, by_name, FlowGraph(process, element))
+
+
+def passed_in(model: Model, flows: dict[URIRef, _Dataflow]) -> dict[URIRef, frozenset[URIRef]]:
+    """Per process of the project that call activities call, the variables every one of those call
+    activities passes in (so they are set at its start): Camunda 7 ``camunda:in`` targets, and
+    with ``variables="all"`` every variable set before the call activity; Camunda 8
+    ``zeebe:input`` targets, and every variable set before it unless
+    ``propagateAllParentVariables="false"`` (a Camunda 8 call activity without extension
+    elements passes every variable too). A called process no call activity of the project calls
+    gets nothing."""
+    view = model.view
+    by_id: dict[str, URIRef] = {}
+    for iri in sorted(flows, key=str):
+        element_id = flows[iri].process.element_id
+        if element_id:
+            by_id.setdefault(element_id, iri)
+    names: dict[str, set[URIRef]] = defaultdict(set)
+    for variable in view.variables.values():
+        if variable.name:
+            names[variable.name].add(variable.iri)
+    given: dict[URIRef, list[frozenset[URIRef]]] = defaultdict(list)
+    for flow in flows.values():
+        zeebe = V.ZEEBE_NS in (flow.element.getroottree().getroot().nsmap or {}).values()
+        for node in flow.element.iter(f"{{{V.BPMN_NS}}}callActivity"):
+            called = flow.process.nodes.get(node.get("id", ""))
+            target = by_id.get(called.called_element or "") if called is not None else None
+            if target is None or node.get("id", "") not in flow.before:
+                continue
+            available = flow.before[node.get("id", "")]
+            given[target].append(_passed(node, available, names, zeebe))
+    return {iri: frozenset.intersection(*each) for iri, each in given.items() if each}
+
+
+def _passed(node: etree._Element, available: frozenset[URIRef], names: dict[str, set[URIRef]],
+            zeebe: bool) -> frozenset[URIRef]:
+    """What one call activity passes in, of the variables ``available`` before it."""
+    ext = node.find(f"{{{V.BPMN_NS}}}extensionElements")
+    if ext is None:
+        return available if zeebe else frozenset()
+    out: set[URIRef] = set()
+    called = ext.find(f"{_Z}calledElement")
+    if called is not None and called.get("propagateAllParentVariables", "true") != "false":
+        out |= available
+    for item in ext.iterfind(f"{_C}in"):
+        if item.get("variables") == "all":
+            out |= available
+        elif (item.get("target") or "").strip():
+            out |= names.get((item.get("target") or "").strip(), set())
+    for item in ext.iterfind(f"{_Z}ioMapping/{_Z}input"):
+        out |= names.get((item.get("target") or "").strip(), set())
+    return frozenset(out)
 
 
 def _on_path(graph: FlowGraph, node: str, variable: URIRef, sets: dict[str, frozenset[URIRef]]) -> str:

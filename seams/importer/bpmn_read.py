@@ -217,9 +217,9 @@ def _process(process: etree._Element, pools: Mapping[str | None, str | None], so
             for name in _io_mappings(node.find(f"{_B}extensionElements"))[0]:
                 mapped.setdefault(name)
         if kind != "sequenceFlow":
-            name = _input_collection(node)
-            if name:
-                collections.setdefault(name)
+            collection = _input_collection(node)
+            if collection:
+                collections.setdefault(collection)
     lists = tuple(dict.fromkeys(
         (loop.get("outputCollection") or "").strip() for loop in process.iter(f"{_Z}loopCharacteristics")
         if IDENTIFIER.fullmatch((loop.get("outputCollection") or "").strip())))
