@@ -148,3 +148,14 @@ def test_only_plain_literals_of_a_form_script_are_read() -> None:
                           b"type: 'Integer', value: 'not a number'});</script></form>", source="f.html")
     assert [(f.key, f.datatype, f.default) for f in form.fields] == [("n", "integer", None)]
     assert form.notes == ("a form script (cam-script) seams does not run",)
+
+
+def test_seams_run_names_the_kind_of_an_element_the_run_s_data_answers(pick: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"Task_Check": {"complete": false, "weight": 2.5}}', encoding="utf-8")
+    done = run_seams("run", "pick-order", "--given", '{"orderLines": [{}], "shippingAddress": "Main St 1"}',
+                     "--answers", str(answers), cwd=pick)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert 'manualTask Task_PickLine "Pick line"' in lines and 'scriptTask Task_Label "Print label"' in lines
+    assert 'userTask Task_Check "Check parcel"' in lines and 'endEvent End_Held "Parcel held"' in lines
