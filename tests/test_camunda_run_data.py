@@ -1,8 +1,9 @@
 """What real Camunda models need to run unchanged, on files written in the shapes of the public
-examples (tests/fixtures/engine): a Camunda 8 condition over a variable nothing set reads it as
+examples (tests/fixtures/camunda_mini): a Camunda 8 condition over a variable nothing set reads it as
 null (a Camunda 7 one stops naming it), a FEEL script task is evaluated, ``seams run --events``
 fires what the instance waits for, and the import reads a form script's declared variables, a
-start event's example data, a multi-instance collection and an input mapping's variable."""
+start event's example data, a multi-instance collection and an input mapping's variable. The files
+are the survey runner's own test repositories (tests/fixtures/camunda_mini), so one copy serves both."""
 
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_runtime.engine import run_instance
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "engine"
+MINI = Path(__file__).resolve().parent / "fixtures" / "camunda_mini"
+REVIEW = MINI / "c8-examples" / "review" / "src" / "main" / "resources" / "review.bpmn"
+PICK = MINI / "c7-examples" / "script-form" / "src" / "main" / "resources" / "pick.bpmn"
+PICK_FORM = MINI / "c7-examples" / "script-form" / "src" / "main" / "webapp" / "forms" / "check-parcel.html"
 LINES = [{"item": "desk", "price": 250, "monthly": None}, {"item": "support", "price": 20, "monthly": True}]
 
 
-def _project(tmp_path: Path, *names: str) -> Path:
-    args = [a for name in names for a in ("--from", str(FIXTURES / name))]
+def _project(tmp_path: Path, *paths: Path) -> Path:
+    args = [a for path in paths for a in ("--from", str(path))]
     done = run_seams("init", *args, "project", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return tmp_path / "project"
@@ -30,12 +34,12 @@ def _project(tmp_path: Path, *names: str) -> Path:
 
 @pytest.fixture(scope="module")
 def review(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _project(tmp_path_factory.mktemp("review"), "review-c8.bpmn")
+    return _project(tmp_path_factory.mktemp("review"), REVIEW)
 
 
 @pytest.fixture(scope="module")
 def pick(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _project(tmp_path_factory.mktemp("pick"), "pick-c7.bpmn", "forms/check-parcel.html")
+    return _project(tmp_path_factory.mktemp("pick"), PICK, PICK_FORM)
 
 
 def _run(root: Path, process: str, *, given=None, answers=None, events=()):
@@ -102,7 +106,7 @@ def test_check_counts_the_feel_script_s_result_and_the_example_start_data_as_set
 
 def test_a_c7_condition_over_an_unset_variable_still_stops_naming_it(pick: Path) -> None:
     root = pick
-    bpmn = root / "model" / "pick-c7.bpmn"
+    bpmn = root / "model" / "pick.bpmn"
     text = bpmn.read_text(encoding="utf-8")
     bpmn.write_text(text.replace("${complete}", "${parcelOk}").replace("${not complete}", "${not parcelOk}"),
                     encoding="utf-8")
