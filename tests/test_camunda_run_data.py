@@ -163,3 +163,29 @@ def test_seams_run_names_the_kind_of_an_element_the_run_s_data_answers(pick: Pat
     lines = done.stdout.splitlines()
     assert 'manualTask Task_PickLine "Pick line"' in lines and 'scriptTask Task_Label "Print label"' in lines
     assert 'userTask Task_Check "Check parcel"' in lines and 'endEvent End_Held "Parcel held"' in lines
+
+
+def test_a_data_store_a_task_writes_and_a_compensation_boundary_never_thrown_are_no_ops(tmp_path: Path) -> None:
+    text = REVIEW.read_text(encoding="utf-8")
+    text = text.replace('''      <bpmn:outgoing>Flow_2</bpmn:outgoing>
+    </bpmn:scriptTask>''', '''      <bpmn:outgoing>Flow_2</bpmn:outgoing>
+      <bpmn:dataOutputAssociation id="DataOut_1"><bpmn:targetRef>Store_Quotes</bpmn:targetRef></bpmn:dataOutputAssociation>
+    </bpmn:scriptTask>
+    <bpmn:dataStoreReference id="Store_Quotes" name="Quotes" dataStoreRef="DataStore_Quotes" />
+    <bpmn:boundaryEvent id="Compensate_Totals" attachedToRef="Task_Totals">
+      <bpmn:compensateEventDefinition id="CompensateDefinition_1" />
+    </bpmn:boundaryEvent>
+    <bpmn:serviceTask id="Task_Undo" name="Undo totals" isForCompensation="true">
+      <bpmn:extensionElements><zeebe:taskDefinition type="undo-totals" /></bpmn:extensionElements>
+    </bpmn:serviceTask>
+    <bpmn:association id="Association_1" associationDirection="One" sourceRef="Compensate_Totals" targetRef="Task_Undo" />''')
+    text = text.replace('  <bpmn:message id="Message_Signed"', '  <bpmn:dataStore id="DataStore_Quotes" name="Quotes" />\n'
+                        '  <bpmn:message id="Message_Signed"')
+    assert "DataStore_Quotes" in text and "Compensate_Totals" in text
+    (tmp_path / "quotes.bpmn").write_text(text, encoding="utf-8")
+    root = _project(tmp_path, tmp_path / "quotes.bpmn")
+    result = _run(root, "quote-review", given={"lines": [], "approved": False})
+    assert result.ok, result.error
+    assert result.end_event == "End_Rejected" and "Task_Undo" not in result.elements
+    assert not [line for line in run_seams("check", cwd=root).stdout.splitlines()
+                if "Store_Quotes" in line or "Compensate_Totals" in line or "engine" in line]
