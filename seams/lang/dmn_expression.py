@@ -44,7 +44,6 @@ CONSTRUCT_NAMES = {"literalExpression": "literal expression", "context": "boxed 
                    "filter": "boxed filter", "for": "boxed for", "some": "boxed some", "every": "boxed every"}
 _UNARY_TEXTS = {"inputEntry", "inputValues", "outputValues", "allowedValues"}
 _BINDERS = {"formalParameter", "parameter"}
-_FEEL_LANGUAGES = ("feel", "")
 
 
 @dataclass(frozen=True)
@@ -107,13 +106,35 @@ def read_expression_decision(decision: etree._Element) -> tuple[ExpressionDecisi
         if target is not None:
             knowledge.append(normal_name(target.get("name") or ""))
     known = {*direct_inputs, *required, *knowledge}
+    reads = _read_texts(expression, ns, known, shown, decision_id, problems)
+    for name in reads:
+        if name not in known:
+            problems.append(Problem(decision_id, "dmn:informationRequirement",
+                                    f'{shown} ({CONSTRUCT_NAMES.get(construct, construct)}) reads "{name}", which '
+                                    "is none of the input data, decisions or knowledge models it requires "
+                                    f"(it requires: {', '.join(sorted(known)) or 'none'})"))
+    for requirement in decision.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge"):
+        model = by_id.get((requirement.get("href") or "").lstrip("#"))
+        if model is not None and etree.QName(model).localname == "businessKnowledgeModel":
+            problems += _knowledge_problems(model, ns, by_id, shown, decision_id)
+    read = ExpressionDecision(decision_id=decision_id, name=normal_name(decision.get("name") or decision_id),
+                              construct=construct, inputs=tuple(_all_inputs(decision, by_id, ns)),
+                              direct_inputs=tuple(dict.fromkeys(direct_inputs)), required=tuple(required),
+                              knowledge=tuple(knowledge), reads=tuple(reads))
+    return read, problems
+
+
+def _read_texts(expression: etree._Element, ns: str, known: set[str], shown: str, decision_id: str,
+                problems: list[Problem]) -> tuple[str, ...]:
+    """The names the FEEL texts of ``expression`` read from outside it; a text that does not parse, an
+    expression language other than FEEL or an external function is a problem."""
     bound = {normal_name(name) for name in _bound_names(expression, ns)}
     reads: dict[str, None] = {}
     for element in expression.iter():
         if not isinstance(element.tag, str):
             continue
         language = element.get("expressionLanguage")
-        if language is not None and not any(word in language.lower() for word in _FEEL_LANGUAGES if word):
+        if language is not None and "feel" not in language.lower():
             problems.append(Problem(decision_id, "dmn:expressionLanguage",
                                     f"{shown} has a {etree.QName(element).localname} in {language}; "
                                     "not supported (seams reads FEEL)"))
@@ -124,17 +145,27 @@ def read_expression_decision(decision: etree._Element) -> tuple[ExpressionDecisi
         for name in _text_names(element.text or "", unary, known | bound, shown, problems, decision_id):
             if name not in bound:
                 reads.setdefault(name, None)
-    for name in reads:
+    return tuple(reads)
+
+
+def _knowledge_problems(model: etree._Element, ns: str, by_id: dict, shown: str,
+                        decision_id: str) -> list[Problem]:
+    """A business knowledge model the decision invokes: its logic parses and reads only its parameters
+    and the knowledge models it requires itself (not followed further)."""
+    logic = model.find(f"{ns}encapsulatedLogic")
+    if logic is None:
+        return []
+    known = {normal_name(by_id[ref].get("name") or "") for requirement in
+             model.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge")
+             if (ref := (requirement.get("href") or "").lstrip("#")) in by_id}
+    where = f'{shown}\'s business knowledge model "{model.get("name") or model.get("id")}"'
+    problems: list[Problem] = []
+    for name in _read_texts(logic, ns, known, where, decision_id, problems):
         if name not in known:
-            problems.append(Problem(decision_id, "dmn:informationRequirement",
-                                    f'{shown} ({CONSTRUCT_NAMES.get(construct, construct)}) reads "{name}", which '
-                                    "is none of the input data, decisions or knowledge models it requires "
-                                    f"(it requires: {', '.join(sorted(known)) or 'none'})"))
-    read = ExpressionDecision(decision_id=decision_id, name=normal_name(decision.get("name") or decision_id),
-                              construct=construct, inputs=tuple(_all_inputs(decision, by_id, ns)),
-                              direct_inputs=tuple(dict.fromkeys(direct_inputs)), required=tuple(required),
-                              knowledge=tuple(knowledge), reads=tuple(reads))
-    return read, problems
+            problems.append(Problem(decision_id, "dmn:knowledgeRequirement",
+                                    f'{where} reads "{name}", which is none of its parameters or the knowledge '
+                                    "models it requires"))
+    return problems
 
 
 def _target(requirement: etree._Element, by_id: dict, shown: str, problems: list[Problem]) -> etree._Element | None:
