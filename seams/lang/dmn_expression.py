@@ -32,7 +32,7 @@ from seams.errors import ExpressionError
 from seams.lang.dmn_support import Problem
 from seams.lang.feel_grammar import normal_name
 from seams.lang.feel_interpreter import FUNCTION_NAMES, compile_expression, compile_unary_tests
-from seams.lang.feel_names import free_names
+from seams.lang.feel_names import free_names, unsupported_construct
 
 BOXED = ("literalExpression", "context", "invocation", "list", "relation", "functionDefinition", "conditional",
          "filter", "for", "some", "every")
@@ -207,21 +207,12 @@ def _text_names(text: str, unary: bool, known: set[str], shown: str, problems: l
     except ExpressionError as exc:
         problems.append(Problem(decision_id, "dmn:text", str(exc)))
         return ()
-    unsupported = _unsupported(tree)
+    unsupported = unsupported_construct(tree)
     if unsupported is not None:
         problems.append(Problem(decision_id, "dmn:text", f"{shown} uses {unsupported}; not supported"))
     return tuple(name for name in free_names(tree, FUNCTION_NAMES) if name != "?")
 
 
-def _unsupported(tree: object) -> str | None:
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, tuple) and node:
-            if node[0] == "unsupported":
-                return str(node[1])
-            stack.extend(node)
-    return None
 
 
 def _all_inputs(decision: etree._Element, by_id: dict, ns: str) -> list[str]:

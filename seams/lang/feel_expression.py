@@ -6,12 +6,15 @@ FEEL interpreter, decision tables and output entries share, so a date, a
 zone name or a string escape means the same everywhere — and the part that
 states a rule over process variables (docs/conditions.md, "FEEL") is lowered
 into the one condition tree (seams.lang.condition_tree) the checks, the
-printer and the Python generator walk. The rest is refused by name: a
-function call other than the ``date``/``date and time``/``duration``
-literals, ``not(...)``, ``modulo(a, b)``, ``matches`` (patterns as
-seams.lang.feel_regex translates them), ``list contains`` and ``is
-defined``; filters, contexts, ``for``/``some``/``every``. Such expressions
-are evaluated by seams.lang.feel_interpreter, which takes all of FEEL.
+printer and the Python generator walk. The rest (a function call other
+than the ``date``/``date and time``/``duration`` literals, ``not(...)``,
+``modulo(a, b)``, ``matches`` with a literal pattern, ``list contains`` and
+``is defined``; filters, contexts, ``for``/``some``/``every``, ...) becomes
+one ``FeelExpr`` node that seams.lang.feel_interpreter, which takes all of
+FEEL, evaluates; its variables are its free names (seams.lang.feel_names).
+Refused by name are only what is wrong in every engine: a syntax error, a
+literal that is no value, a chained comparison, a ``matches`` pattern
+seams.lang.feel_regex cannot translate exactly, an ``external`` function.
 
 These are FEEL *expressions* (``amount > 1000``), not the unary tests of a
 decision table's input entries (``> 1000``), which seams.lang.feel reads.
@@ -48,7 +51,7 @@ from seams.lang.condition_tree import (
 from seams.lang.feel_grammar import FeelParser
 from seams.lang.feel_grammar import Node as Tree
 from seams.lang.feel_interpreter import BUILTIN_NAMES, FUNCTION_NAMES
-from seams.lang.feel_names import filter_names, free_names
+from seams.lang.feel_names import filter_names, free_names, unsupported_construct
 from seams.lang.feel_regex import PatternError, translate
 from seams.lang.feel_temporal import YearsMonths, days_time_text, parse_date, parse_date_time, parse_duration
 from seams.lang.token_stream import quote as _quote
@@ -83,7 +86,7 @@ def parse_feel_expression(text: str, *, where: str, max_depth: int) -> Node:
     try:
         return _Lowering(parser).lower(tree)
     except _NoNode:
-        unsupported = _unsupported(tree)
+        unsupported = unsupported_construct(tree)
         if unsupported is not None:
             raise parser.fail(f"{unsupported} is not supported") from None
         return FeelExpr(text[1:].strip() if text.startswith("=") else text.strip(), free_names(tree, FUNCTION_NAMES),
@@ -94,16 +97,6 @@ class _NoNode(ExpressionError):
     """Raised by the lowering where the condition tree has no node for a construct FEEL has."""
 
 
-def _unsupported(tree: Tree) -> str | None:
-    """What in ``tree`` no FEEL evaluator of seams runs (``("unsupported", what)``), if anything."""
-    stack: list[object] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, tuple) and node:
-            if node[0] == "unsupported":
-                return str(node[1])
-            stack.extend(node)
-    return None
 
 
 class _Lowering:

@@ -49,6 +49,19 @@ def filter_names(tree: Node, builtins: Iterable[str] = ()) -> tuple[str, ...]:
     return tuple(name for name in found if name != "item")
 
 
+def unsupported_construct(tree: Node) -> str | None:
+    """What in ``tree`` no FEEL evaluator of seams runs (the grammar's ``("unsupported", what)``: an
+    ``external`` Java or PMML function), if anything."""
+    stack: list[object] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple) and node:
+            if node[0] == "unsupported":
+                return str(node[1])
+            stack.extend(node)
+    return None
+
+
 class _Walk:
     def __init__(self, builtins: frozenset[str], found: dict[str, None]):
         self.builtins = builtins
