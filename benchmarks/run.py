@@ -25,6 +25,7 @@ from pathlib import Path
 from assumption_case import assumption_row
 from command_cases import check_rows, generated_inputs_row, propose_row, sandbox_row
 from edit_case import edit_row
+from feel_case import feel_rows
 from measure import BenchmarkError, Row, run_child, table
 from recheck_case import parser_rows, recheck_rows, scale_rows
 from sandbox_limits_case import limits_rows
@@ -61,7 +62,7 @@ QUICK = Sizes(small=1, large=2, propose=(1,), repeats=1, rdflib_repeats=1,
 
 
 GROUPS = ("check", "recheck", "type", "propose", "limits", "assumptions", "edit", "scratch", "scenario", "unique",
-          "scale", "parser", "phases")
+          "feel", "scale", "parser", "phases")
 COARSE = 2.0
 """``--enforce-coarse`` fails a row only when its ratio is more than this many times its target."""
 
@@ -119,6 +120,9 @@ def measure(sizes: Sizes, workdir: Path, say, groups: tuple[str, ...] = GROUPS
     if "unique" in groups:
         say("seams check on large UNIQUE decision tables")
         rows += table_rows(workdir, small=sizes.rules[0], large=sizes.rules[1], repeats=min(3, sizes.repeats))
+    if "feel" in groups:
+        say("FEEL conditions and boxed-expression decisions against condition trees and tables")
+        rows += feel_rows(repeats=max(3, sizes.repeats))
     if "scale" in groups:
         say(f"seams check at {sizes.huge} processes against {sizes.large}")
         rows += scale_rows(project(sizes.large), project(sizes.huge), small_n=sizes.large, large_n=sizes.huge,

@@ -125,10 +125,10 @@ VARIANTS = {
                                      [(['< date and time("2024-03-31T02:30:00@Europe/Paris")'],
                                        ['date and time("2024-01-01T10:00:00@Europe/Paris")'])], "", True),
     "zone name in a time": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ['time("10:00:00@Europe/Paris")'])],
-                            "", False),
+                            "", True),  # an output entry the interpreter computes (seams.lang.feel_output)
     "years and months duration": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ['duration("P1Y2M")'])], "",
-                                  False),
-    "output context": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["{a: 1}"])], "", False),
+                                  True),
+    "output context": ("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["{a: 1}"])], "", True),
     "two outputs, one unnamed": ("FIRST", ["Age"], [("Score", None), ("", None)], [(["> 1"], ["1", "2"])], "", False),
 }
 
@@ -216,11 +216,15 @@ def test_a_unique_table_with_names_is_not_analysed_and_says_so(tmp_path):
 
 
 @pytest.mark.parametrize(("construct", "named"), [
-    ('<literalExpression id="L"><text>Age * 2</text></literalExpression>', "is a literal-expression decision"),
-    ('<context id="C"/>', "is a boxed expression (context)"),
-    ('<invocation id="I"/>', "is a boxed expression (invocation)"),
+    ('<literalExpression id="L"><text>Age * 2</text></literalExpression>',
+     'DMN decision "Decision_T" (literal expression) reads "Age", which is none of the input data'),
+    ('<context id="C"><contextEntry><literalExpression><text>Risk</text></literalExpression></contextEntry></context>',
+     'DMN decision "Decision_T" (boxed context) reads "Risk"'),
+    ('<invocation id="I"><literalExpression><text>rate</text></literalExpression></invocation>',
+     'DMN decision "Decision_T" (invocation) reads "rate", which is none of the input data, decisions or '
+     "knowledge models it requires (it requires: none)"),
 ])
-def test_out_of_scope_decision_logic_is_a_finding_that_names_it(tmp_path, construct, named):
+def test_a_boxed_expression_reading_what_it_does_not_require_is_a_finding_that_names_it(tmp_path, construct, named):
     decision = f'<decision id="Decision_T" name="Approval Status">{construct}</decision>'
     root = project(tmp_path, decision, inputs=[], outputs=[])
     findings, function = outcome(root)

@@ -71,8 +71,8 @@ def test_a_path_condition_and_a_null_test_run_as_checked(connector: Path) -> Non
                            user_task_data=lambda info: {"verdict": True})
     assert stopped.error == "review: the multi-instance collection '=reviewers' is not a list (it is None); give " \
                             "it in the run's variables"
-    merge = run_instance(project, model, "connector-flow", given={"response": {"body": {"action": "merge"}},
-                                                                  "reviewers": ["ana", "ben"]},
+    merge = run_instance(project, model, "connector-flow",  # the resultExpression maps reviewers out of the response
+                         given={"response": {"body": {"action": "merge", "reviewers": ["ana", "ben"]}}},
                          user_task_data=lambda info: {"verdict": True})
     assert merge.ok, merge.error
     assert "Flow_Merge" in merge.flows and "Flow_Verdicts" in merge.flows

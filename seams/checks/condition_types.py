@@ -44,6 +44,7 @@ from seams.checks.types import (
 from seams.errors import ExpressionError
 from seams.findings import Finding
 from seams.lang.condition import Condition, Operand, parse_condition
+from seams.lang.condition_tree import FeelExpr
 from seams.lang.field_values import show
 from seams.lang.values import BOOLEAN, kind_of
 from seams.model.view import Task
@@ -230,7 +231,11 @@ def _show(model: Model | None, operand: Operand, types: dict[str, VariableType])
 def _domain_verdict(condition: Condition, types: dict[str, VariableType],
                     outputs: dict[str, tuple]) -> str | None:
     """``"true"`` or ``"false"`` when the condition is never that on the samples; None when it can
-    be both, or when the samples would not decide (two variables compared, an unknown type)."""
+    be both, or when the samples would not decide (two variables compared, an unknown type, a whole
+    FEEL expression: its samples would be the variables' scalar samples, not the lists and contexts
+    such expressions read)."""
+    if isinstance(condition.tree, FeelExpr):
+        return None
     literals: dict[str, list[object]] = {name: [] for name in condition.names}
     for _, left, right in condition.comparisons():
         if left.kind == "variable" and right.kind == "variable":

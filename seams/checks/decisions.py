@@ -26,6 +26,7 @@ from seams.checks.flow import KIND, elements_by_id, upstream_findings
 from seams.checks.payload_structure import payload_structure_findings
 from seams.checks.unique_overlaps import overlapping_pairs
 from seams.findings import Finding
+from seams.lang.dmn_expression import is_expression_decision, read_expression_decision
 from seams.lang.dmn_support import Table, read_decision
 from seams.model.view import BpmnNode, Decision, Task
 
@@ -191,6 +192,9 @@ def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[
         yield Finding(KIND, subject, "dec:payloadElement", problem)
         return
     element = ids[decision.payload][decision.element_id]
+    if is_expression_decision(element):
+        yield from _expression_findings(model, decision, element)
+        return
     extra = [i.variable for i in decision.inputs if i.variable is not None]
     table, problems = read_decision(element, names=extra)
     for found in problems:
@@ -203,6 +207,35 @@ def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[
     yield from _columns_findings(model, decision, table)
     if table.hit_policy == "UNIQUE":
         yield from _overlap_findings(table)
+
+
+def _expression_findings(model: Model, decision: Decision, element: etree._Element) -> Iterable[Finding]:
+    """A decision that is a boxed expression (seams.lang.dmn_expression): its texts parse, it reads only
+    what it requires, and the model's dec:input and dec:output name its input data and its name."""
+    subject = model.qname(decision.iri)
+    read, problems = read_expression_decision(element)
+    for found in problems:
+        yield Finding(KIND, subject, "dec:payloadElement", found.message)
+    if read is None:
+        return
+    where = f'decision "{decision.element_id}" ({read.construct_name})'
+    inputs = set(read.inputs) | set(read.required)
+    for each in decision.inputs:
+        if each.variable is not None and each.variable not in inputs:
+            yield Finding(KIND, subject, "dec:input",
+                          f'dec:variable "{each.variable}" is no input data of {where} (its input data: '
+                          f"{', '.join(sorted(inputs)) or 'none'})")
+    mapped = {each.variable for each in decision.inputs if each.variable is not None and each.from_path is not None}
+    for name in read.inputs:
+        if name not in mapped and not name.isidentifier():
+            yield Finding(KIND, subject, "dec:input",
+                          f'{where} needs input data "{name}", which is no Python name; map it with a dec:input '
+                          "(dec:variable, dec:fromPath) to a process variable")
+    for output in decision.outputs:
+        if output.variable is not None and output.variable != read.name:
+            yield Finding(KIND, subject, "dec:output",
+                          f'dec:variable "{output.variable}" is not the output of {where}, which is named '
+                          f'"{read.name}"')
 
 
 def _columns_findings(model: Model, decision: Decision, table: Table) -> Iterable[Finding]:

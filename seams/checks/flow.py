@@ -234,6 +234,17 @@ def bpmn_writes(node: etree._Element) -> tuple[set[str], bool]:
     return {n.strip() for n in names if n and n.strip()}, everything
 
 
+def bpmn_local_inputs(node: etree._Element) -> set[str]:
+    """The local variables a flow node's input mappings set before it runs (``camunda:inputParameter``
+    names, ``zeebe:input`` targets): its handler reads them like process variables."""
+    ext = node.find(f"{{{V.BPMN_NS}}}extensionElements")
+    if ext is None:
+        return set()
+    names = {p.get("name") or "" for p in ext.iterfind(f"{_C}inputOutput/{_C}inputParameter")}
+    names |= {i.get("target") or "" for i in ext.iterfind(f"{_Z}ioMapping/{_Z}input")}
+    return {name.strip() for name in names if name.strip()}
+
+
 def start_form_fields(element: etree._Element) -> dict[str, set[str]]:
     """The Camunda 7 form fields (``camunda:formData``) of each start event of a process, by
     event id: starting the process with that form sets them, though no model element does."""
@@ -326,7 +337,9 @@ def upstream_findings(model: Model) -> list[Finding]:
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
         found.extend(_decision_input_findings(model, process, items, flow.before, flow.graph, flow.sets))
         found.extend(_condition_findings(model, process, flow.by_name, flow.before, flow.sets, flow.graph))
-        found.extend(_read_findings(model, process, items, flow.before, flow.graph, flow.sets))
+        local = {node.get("id", ""): names for node in flow.element.iter()
+                 if isinstance(node.tag, str) and (names := bpmn_local_inputs(node))}
+        found.extend(_read_findings(model, process, items, flow.before, flow.graph, flow.sets, local))
         found.extend(mixed_dialect_findings(process))
     from seams.checks.engine_support import engine_findings
 
@@ -439,11 +452,12 @@ def _on_path(graph: FlowGraph, node: str, variable: URIRef, sets: dict[str, froz
 
 def _read_findings(model: Model, process: Process, items: dict[str, list[FlowElement]],
                    before: dict[str, frozenset[URIRef]], graph: FlowGraph,
-                   sets: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
+                   sets: dict[str, frozenset[URIRef]], local: dict[str, set[str]]) -> Iterable[Finding]:
     """Every seam:reads of every task must be set on every path from the start to the task.
 
     A business-rule task's reads that are its decision's inputs are reported
-    once, by `_decision_input_findings`."""
+    once, by `_decision_input_findings`; a read the task's own input mappings set
+    (``local``: ``zeebe:input`` targets, ``camunda:inputParameter`` names) is set."""
     view = model.view
     for node, node_items in sorted(items.items()):
         if node not in before:
@@ -455,7 +469,8 @@ def _read_findings(model: Model, process: Process, items: dict[str, list[FlowEle
             inputs = {i.from_path for d in evaluation_order(view, decision) for i in d.inputs} \
                 if decision is not None else set()
             for read in task.reads:
-                if read in view.variables and read not in before[node] and read not in inputs:
+                if read in view.variables and read not in before[node] and read not in inputs \
+                        and view.variable_name(read) not in local.get(node, ()):
                     yield Finding(
                         KIND, model.qname(task.iri), "seam:reads",
                         f"reads {model.qname(read)}, which is not set on every path from the start of "

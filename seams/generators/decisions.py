@@ -21,10 +21,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lxml import etree
+
 from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
 from seams.generators.pysource import docstring, snake_name
 from seams.lang.condition_python import runtime_expression
+from seams.lang.dmn_expression import ExpressionDecision, is_expression_decision, read_expression_decision
 from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, find_decision, read_decision
 from seams.lang.feel_output import OutputExpression
 from seams.lang.feel_runtime import runtime_source
@@ -40,7 +43,8 @@ MODULE = "decisions.py"
 _RUNTIME_NAME = "_FEEL_R"
 """The module global holding the runtime output expressions call into (built once per module)."""
 # names the function bodies and the module use; an input named like one would shadow it
-_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "date", "datetime", "time", "timedelta", "timezone", "ZoneInfo",
+_MODULE_NAMES = frozenset({"DecisionError", "Decimal", "decide_by_id",
+                           "date", "datetime", "time", "timedelta", "timezone", "ZoneInfo",
                            "_matched", "_unique", "_any", "_collect", "_priority", "_output_order",
                            "_feel_kind", "_feel_member", "_feel_compare", "_feel_test", "_FEEL_ORDERED",
                            _RUNTIME_NAME, "R"})
@@ -94,8 +98,12 @@ def decisions_source(model: Model) -> str | None:
     """The module text, or None when the model has no decisions."""
     functions: dict[str, str] = {}
     helpers: set[str] = set()
+    texts: dict[str, str] = {}  # DMN file text -> the module global holding it (expression decisions)
     for decision, name, table in _named_tables(model):
-        functions[name] = _function(model, name, table, decision, model.qname(decision.iri), helpers)
+        if isinstance(table, ExpressionDecision):
+            functions[name] = _expression_function(model, name, table, decision, texts)
+        else:
+            functions[name] = _function(model, name, table, decision, model.qname(decision.iri), helpers)
     if not functions:
         return None
     functions.update(_graph_functions(model))
@@ -112,27 +120,34 @@ def decisions_source(model: Model) -> str | None:
         *([f"{_RUNTIME_NAME} = {runtime_expression()}  # FEEL semantics of the output expressions"]
           if _RUNTIME_NAME in helpers else []),
         *(_HELPERS[h] for h in sorted(helpers - {"_feel_test", _RUNTIME_NAME})),
+        *(f"{name} = {text!r}  # the DMN file its decisions that are no tables are read from"
+          for text, name in texts.items()),
         *(functions[n] for n in sorted(functions)),
     ]
     used = {node.id for node in ast.walk(ast.parse("\n\n".join(body))) if isinstance(node, ast.Name)}
     datetime_names = ", ".join(["date", *(n for n in _DATETIME_NAMES[1:] if n in used)])
     zoneinfo = "\nfrom zoneinfo import ZoneInfo" if "ZoneInfo" in used else ""  # a literal's named zone
+    interpreter = "\n\nfrom seams.lang.dmn_eval import decide_by_id" if texts else ""
+    if texts:
+        header += ("\nDecisions that are no tables (literal expressions, boxed contexts, invocations, ...)\n"
+                   "call seams' DMN interpreter with their DMN file's text (docs/generators.md).")
     parts = [
         f"{docstring(header)}\n\nfrom __future__ import annotations\n\n"
-        f"from datetime import {datetime_names}\nfrom decimal import Decimal{zoneinfo}\n\n__all__ = [{exported}]",
+        f"from datetime import {datetime_names}\nfrom decimal import Decimal{zoneinfo}{interpreter}\n\n"
+        f"__all__ = [{exported}]",
         *body,
     ]
     return "\n\n\n".join(parts) + "\n"
 
 
-def _named_tables(model: Model) -> list[tuple[Decision, str, Table]]:
-    """Every decision with the name of its function in the module and its table."""
-    named: list[tuple[Decision, str, Table]] = []
+def _named_tables(model: Model) -> list[tuple[Decision, str, Table | ExpressionDecision]]:
+    """Every decision with the name of its function in the module and its table (or boxed expression)."""
+    named: list[tuple[Decision, str, Table | ExpressionDecision]] = []
     taken: set[str] = set()
     for decision in model.view.decisions.values():
         subject = model.qname(decision.iri)
         table = _table_of(model, decision, subject)
-        name = snake_name(decision.label or table.name or table.decision_id)
+        name = snake_name(decision.label or (table.name if isinstance(table, Table) else None) or table.decision_id)
         if name in _MODULE_NAMES or hasattr(builtins, name):
             name += "_"  # a decision called "Type" must not hide type() from the tests
         if name in taken:
@@ -172,6 +187,12 @@ def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:
     """Every decision of the model as :func:`decisions_source` renders it, by the decision's IRI."""
     calls = {}
     for decision, name, table in _named_tables(model):
+        if isinstance(table, ExpressionDecision):
+            parameters = _expression_parameters(model, table, decision)
+            calls[decision.iri] = DecisionCall(decision_id=table.decision_id, function=name,
+                                               parameters=tuple(parameters.values()), rules=(),
+                                               outputs=(table.name,), hit_policy=table.construct_name)
+            continue
         scope = _parameters(model, table, decision, model.qname(decision.iri))
         columns = [scope[text] for text in table.inputs]
         rendered: dict[tuple[str, str], str] = {}
@@ -215,7 +236,7 @@ def _graph_functions(model: Model) -> dict[str, str]:
     return out
 
 
-def _table_of(model: Model, decision: Decision, subject: str) -> Table:
+def _table_of(model: Model, decision: Decision, subject: str) -> Table | ExpressionDecision:
     payload = model.payload_for(decision.iri)
     if payload is None or payload.format != "dmn":
         raise GeneratorError(f"{subject} seam:payload: no DMN payload")
@@ -223,11 +244,58 @@ def _table_of(model: Model, decision: Decision, subject: str) -> Table:
     if element is None:
         raise GeneratorError(
             f"{subject} dec:payloadElement: {decision.element_id!r} is no decision in {payload.relpath}")
+    if is_expression_decision(element):
+        expression, expression_problems = read_expression_decision(element)
+        if expression_problems or expression is None:
+            first = expression_problems[0]
+            raise GeneratorError(f"{subject} dec:payloadElement: {first.message}")
+        return expression
     table, problems = read_decision(element, names=[i.variable for i in decision.inputs if i.variable])
     if problems or table is None:
         first = problems[0]
         raise GeneratorError(f"{subject} dec:payloadElement: DMN {first.subject} {first.predicate}: {first.message}")
     return table
+
+
+def _expression_parameters(model: Model, read: ExpressionDecision, decision: Decision) -> dict[str, str]:
+    """The Python parameter of each input data a decision that is no table needs (through the decisions
+    it requires): the seam:name of the variable its dec:input reads, else the input data's name itself
+    when it is an identifier (as for a table's inputs)."""
+    mapped = {i.variable: model.view.variable_name(i.from_path) for i in decision.inputs
+              if i.variable is not None and i.from_path is not None}
+    params: dict[str, str] = {}
+    for text in read.inputs:
+        name = mapped.get(text) or (text if text.isidentifier() and not keyword.iskeyword(text) else None)
+        if name is None or not name.isidentifier() or keyword.iskeyword(name) or name in _MODULE_NAMES \
+                or name.startswith("_DMN_"):
+            raise GeneratorError(f"{model.qname(decision.iri)} dec:input: DMN input data {text!r} of "
+                                 f"{read.decision_id} is no Python identifier the module may use; map it with a "
+                                 "dec:input (dec:variable, dec:fromPath) to a variable whose seam:name is one")
+        params[text] = name
+    if len(set(params.values())) != len(params):
+        raise GeneratorError(f"{model.qname(decision.iri)} dec:input: DMN decision {read.decision_id} names an "
+                             "input twice")
+    return params
+
+
+def _expression_function(model: Model, name: str, read: ExpressionDecision, decision: Decision,
+                         texts: dict[str, str]) -> str:
+    """A decision that is no table: a call of seams' DMN interpreter on its DMN file's text, which the
+    module holds once per file (generating Python for every boxed expression would restate all of
+    FEEL; docs/generators.md)."""
+    payload = model.payload_for(decision.iri)
+    assert payload is not None
+    text = etree.tostring(payload.tree.getroot(), encoding="unicode")
+    holder = texts.setdefault(text, f"_DMN_{len(texts) + 1}")
+    params = _expression_parameters(model, read, decision)
+    subject = model.qname(decision.iri)
+    title = decision.label or read.name
+    doc = (f"{title}: {subject}, DMN decision {read.decision_id}, a {read.construct_name}.\n\n"
+           f"Returns {read.name}, as seams' DMN interpreter evaluates it (FEEL values: numbers are Decimal,\n"
+           "an evaluation error is None).")
+    inputs = ", ".join(f"{data!r}: {param}" for data, param in params.items())
+    return "\n".join([f"def {name}({', '.join(params.values())}):", f"    {docstring(doc, '    ')}",
+                      f"    return decide_by_id({holder}, {read.decision_id!r}, {{{inputs}}})"])
 
 
 def _parameters(model: Model, table: Table, decision: Decision, subject: str) -> dict[str, str]:

@@ -285,11 +285,12 @@ def _decision(b: _Builder, source: Source, payload: URIRef, decision: DecisionSp
               result_variable: str | None) -> URIRef | None:
     """A dec:Decision for a one-output decision table; None (with a note) for anything else."""
     b.seen.add(key_of("decision", source.name, decision.id))  # in the file: never reported removed
-    if not decision.is_table or len(decision.outputs) != 1 or not decision.inputs:
-        why = "is not a decision table" if not decision.is_table else \
+    if len(decision.outputs) != 1 or (decision.is_table and not decision.inputs):
+        why = "is neither a decision table nor a boxed expression" if not decision.outputs else \
             f"has {len(decision.outputs)} outputs and {len(decision.inputs)} inputs"
         b.plan.notes.append(f'decision "{decision.id}" in {source.name} {why}; seams binds decision tables '
-                            "with inputs and exactly one output, so it is not imported")
+                            "with inputs and exactly one output, and decisions that are one boxed expression, "
+                            "so it is not imported")
         return None
     iri, known = b.iri_for(key_of("decision", source.name, decision.id), decision.id)
     if known:

@@ -13,6 +13,7 @@ from lxml import etree
 
 from seams.errors import ProjectError
 from seams.importer.bpmn_read import label_text
+from seams.lang.dmn_expression import is_expression_decision
 from seams.lang.field_values import type_ref_datatypes
 from seams.model.payloads import parse_xml
 
@@ -78,6 +79,8 @@ def read_dmn(data: bytes, *, source: str) -> list[DecisionSpec]:
             for column in table.findall(f"{ns}output"):
                 outputs.append(Column((column.get("name") or "").strip(), label_text(column.get("label")),
                                       datatype_of(column.get("typeRef"))))
+        elif is_expression_decision(decision):  # a literal expression, a boxed context, ...: one output, its name
+            inputs, outputs = _expression_columns(root, decision, ns)
         requires = tuple(dict.fromkeys(
             (r.get("href") or "").lstrip("#") for r in decision.iterfind(f"{ns}informationRequirement/"
                                                                          f"{ns}requiredDecision")
@@ -90,3 +93,20 @@ def read_dmn(data: bytes, *, source: str) -> list[DecisionSpec]:
     if not decisions:
         raise ProjectError(f"{source}: no decision in the DMN file; expected at least one")
     return decisions
+
+
+def _expression_columns(root: etree._Element, decision: etree._Element, ns: str) -> tuple[list[Column], list[Column]]:
+    """A decision that is no table: its inputs are the input data it requires, its one output its name."""
+    by_id = {el.get("id"): el for el in root if isinstance(el.tag, str) and el.get("id")}
+    inputs = []
+    for required in decision.iterfind(f"{ns}informationRequirement/{ns}requiredInput"):
+        data = by_id.get((required.get("href") or "").lstrip("#"))
+        if data is not None and data.get("name"):
+            variable = data.find(f"{ns}variable")
+            inputs.append(Column(" ".join((data.get("name") or "").split()), label_text(data.get("name")),
+                                 datatype_of(variable.get("typeRef") if variable is not None else None)))
+    variable = decision.find(f"{ns}variable")
+    name = " ".join((decision.get("name") or decision.get("id") or "").split())
+    output = Column(name, label_text(decision.get("name")),
+                    datatype_of(variable.get("typeRef") if variable is not None else None))
+    return inputs, [output]

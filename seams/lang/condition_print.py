@@ -28,6 +28,7 @@ from seams.lang.condition_tree import (
     Compare,
     ConditionVisitor,
     Empty,
+    FeelExpr,
     IsDefined,
     ListContains,
     ListLit,
@@ -56,6 +57,8 @@ _ARITH_LEVEL = {"+": _ADD, "-": _ADD, "*": _MUL, "/": _MUL, "%": _MUL}
 
 def print_condition(tree: Node, dialect: str) -> str:
     """The condition's text in ``dialect``, wrapper included (``${...}``, ``=...``)."""
+    if isinstance(tree, FeelExpr) and dialect == FEEL:
+        return "=" + tree.text
     body = _Printer(dialect).text(tree)
     if dialect == JUEL:
         return "${" + body + "}"
@@ -143,6 +146,10 @@ class _Printer(ConditionVisitor[tuple[str, int]]):
     def visit_IsDefined(self, node: IsDefined) -> tuple[str, int]:
         self.feel_only("is defined(...)")
         return f"is defined({self.text(node.operand)})", _ATOM
+
+    def visit_FeelExpr(self, node: FeelExpr) -> tuple[str, int]:
+        self.feel_only(f"the FEEL expression {node.text!r}")
+        return f"({node.text})", _ATOM
 
     # -- pieces
 

@@ -29,6 +29,7 @@ from seams.lang.condition_tree import (
     Compare,
     ConditionVisitor,
     Empty,
+    FeelExpr,
     IsDefined,
     ListContains,
     ListLit,
@@ -142,6 +143,8 @@ _RUNTIME = ("(lambda R: (R.update({" + ", ".join(f"{name!r}: {code}" for name, c
 
 def engine_python(tree: Node, dialect: str, var_expr: Callable[[str], str]) -> str:
     """Python source answering as the JUEL or FEEL engine does for ``tree``."""
+    if isinstance(tree, FeelExpr):  # as seams.lang.condition_semantics.evaluate_engine: only true is taken
+        return f"({_Renderer(dialect, var_expr).render(tree)} is True)"
     return f"(lambda R: R['result']({_Renderer(dialect, var_expr).render(tree)}))({_RUNTIME})"
 
 
@@ -218,6 +221,13 @@ class _Renderer(ConditionVisitor[str]):
 
     def visit_IsDefined(self, node: IsDefined) -> str:
         return self.defined(node.operand)
+
+    def visit_FeelExpr(self, node: FeelExpr) -> str:
+        """A call of the one FEEL interpreter (seams.lang.feel_interpreter), which the generated code then
+        imports at run time: restating all of FEEL here would be a second implementation."""
+        context = ", ".join(f"{name!r}: {self.var_expr(name)}" for name in node.names)
+        return (f"__import__('seams.lang.feel_interpreter', fromlist=['evaluate']).evaluate("
+                f"{node.text!r}, {{{context}}})")
 
     def defined(self, node: Node) -> str:
         """``is defined``: a generated function takes every variable it reads as an input, so a

@@ -40,6 +40,7 @@ from seams.lang.condition_tree import (
     Compare,
     ConditionVisitor,
     Empty,
+    FeelExpr,
     IsDefined,
     ListContains,
     ListLit,
@@ -132,6 +133,15 @@ class _Engine(ConditionVisitor[object]):
 
     def visit_IsDefined(self, node: IsDefined) -> object:
         return self.defined(node.operand)
+
+    def visit_FeelExpr(self, node: FeelExpr) -> object:
+        """The value seams.lang.feel_interpreter gives (an evaluation error is null, as FEEL makes it)."""
+        from seams.lang.feel_interpreter import compile_expression
+
+        for name in node.names:
+            if name not in self.env:
+                raise ExpressionError(f"{self.where}: variable {name!r} is not set")
+        return compile_expression(node.text, self.env.keys(), where=self.where).run(dict(self.env)).value
 
     def defined(self, node: Node) -> bool:
         """FEEL 1.x ``is defined``: the variable, or the context entry, exists (its value may be null)."""
@@ -297,6 +307,8 @@ def evaluate_engine(tree: Node, dialect: str, env: Mapping[str, object], where: 
     """The truth of a JUEL or FEEL condition; a non-boolean result is an ExpressionError."""
     engine = _Engine(dialect, env, where)
     result = engine.value(tree)
+    if isinstance(tree, FeelExpr):  # FEEL's rule for a condition: only true takes the flow (null, 5: not)
+        return result is True
     if not isinstance(result, bool):
         unset = sorted({node.name for node in walk(tree) if isinstance(node, Var) and node.name not in env})
         nulls = f"; not set, so null: {', '.join(repr(name) for name in unset)}" if unset else ""

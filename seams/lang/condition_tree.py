@@ -149,8 +149,23 @@ class IsDefined:
     operand: Node  # a Var or a Path
 
 
+@dataclass(frozen=True)
+class FeelExpr:
+    """A whole FEEL expression the tree has no nodes for (a function call, a filter, ``some``, ``for``, a
+    context, ...): evaluated by seams.lang.feel_interpreter, the one FEEL implementation.
+
+    ``text`` is the expression without its leading ``=``; ``names`` its free names
+    (seams.lang.feel_names), the variables it reads, which ``walk`` yields as ``Var`` nodes so every
+    analysis of the variables a condition reads sees them."""
+
+    text: str
+    names: tuple[str, ...] = ()
+    filter_names: tuple[str, ...] = ()
+    """Names read only inside filter conditions: item entries or variables (seams.lang.feel_names)."""
+
+
 Node = (Var | Path | Lit | Compare | BoolOp | Not | Arith | Neg | Ternary | Empty | Between | ListLit | Matches
-        | ListContains | IsDefined)
+        | ListContains | IsDefined | FeelExpr)
 
 NODE_CLASSES: tuple[type, ...] = get_args(Node)
 """Every kind of node a condition is made of (``LitList`` and ``Range`` are parts of a ``Compare``, not nodes)."""
@@ -276,6 +291,9 @@ class _Children(ConditionVisitor[tuple]):
 
     def visit_IsDefined(self, node: IsDefined) -> tuple:
         return (node.operand,)
+
+    def visit_FeelExpr(self, node: FeelExpr) -> tuple:
+        return tuple(Var(name) for name in node.names)
 
 
 _CHILDREN = _Children()

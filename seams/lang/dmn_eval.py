@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from lxml import etree
@@ -560,3 +561,23 @@ def load_models(paths: list[Path]) -> dict[str, DmnModel]:
     return models
 
 
+
+
+@lru_cache(maxsize=32)
+def _model_of_text(text: str) -> DmnModel:
+    from seams.model.payloads import parse_xml
+
+    return DmnModel(parse_xml(text.encode("utf-8"), source="DMN text").getroot())
+
+
+def decide_by_id(text: str, decision_id: str, inputs: Mapping[str, object]) -> object:
+    """The value of the decision ``decision_id`` of the DMN file ``text`` for input data ``inputs``
+    (by input data name): what the generated decisions module calls for a decision that is not a
+    table (docs/generators.md). A construct the interpreter does not evaluate is ``Unsupported``."""
+    model = _model_of_text(text)
+    element = model.by_id.get(decision_id)
+    if element is None or model.local(element) != "decision":
+        raise Unsupported(f"no decision with id {decision_id!r}")
+    interpreter = DmnInterpreter(model)
+    interpreter._start(inputs)
+    return interpreter.decision_value(model, element, ())

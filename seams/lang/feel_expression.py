@@ -6,12 +6,15 @@ FEEL interpreter, decision tables and output entries share, so a date, a
 zone name or a string escape means the same everywhere — and the part that
 states a rule over process variables (docs/conditions.md, "FEEL") is lowered
 into the one condition tree (seams.lang.condition_tree) the checks, the
-printer and the Python generator walk. The rest is refused by name: a
-function call other than the ``date``/``date and time``/``duration``
-literals, ``not(...)``, ``modulo(a, b)``, ``matches`` (patterns as
-seams.lang.feel_regex translates them), ``list contains`` and ``is
-defined``; filters, contexts, ``for``/``some``/``every``. Such expressions
-are evaluated by seams.lang.feel_interpreter, which takes all of FEEL.
+printer and the Python generator walk. The rest (a function call other
+than the ``date``/``date and time``/``duration`` literals, ``not(...)``,
+``modulo(a, b)``, ``matches`` with a literal pattern, ``list contains`` and
+``is defined``; filters, contexts, ``for``/``some``/``every``, ...) becomes
+one ``FeelExpr`` node that seams.lang.feel_interpreter, which takes all of
+FEEL, evaluates; its variables are its free names (seams.lang.feel_names).
+Refused by name are only what is wrong in every engine: a syntax error, a
+literal that is no value, a chained comparison, a ``matches`` pattern
+seams.lang.feel_regex cannot translate exactly, an ``external`` function.
 
 These are FEEL *expressions* (``amount > 1000``), not the unary tests of a
 decision table's input entries (``> 1000``), which seams.lang.feel reads.
@@ -24,11 +27,13 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
+from seams.errors import ExpressionError
 from seams.lang.condition_tree import (
     Arith,
     Between,
     BoolOp,
     Compare,
+    FeelExpr,
     IsDefined,
     ListContains,
     ListLit,
@@ -45,7 +50,8 @@ from seams.lang.condition_tree import (
 )
 from seams.lang.feel_grammar import FeelParser
 from seams.lang.feel_grammar import Node as Tree
-from seams.lang.feel_interpreter import BUILTIN_NAMES
+from seams.lang.feel_interpreter import BUILTIN_NAMES, FUNCTION_NAMES
+from seams.lang.feel_names import filter_names, free_names, unsupported_construct
 from seams.lang.feel_regex import PatternError, translate
 from seams.lang.feel_temporal import YearsMonths, days_time_text, parse_date, parse_date_time, parse_duration
 from seams.lang.token_stream import quote as _quote
@@ -67,11 +73,30 @@ class _ConditionParser(FeelParser):
 
 
 def parse_feel_expression(text: str, *, where: str, max_depth: int) -> Node:
-    """The tree of an ``=...`` condition, or an ExpressionError naming the construct at fault."""
+    """The tree of an ``=...`` condition, or an ExpressionError naming the construct at fault.
+
+    What the condition tree states in its own nodes is lowered into them (the checks then decide
+    types and "never true" on it); any other expression the FEEL grammar accepts becomes one
+    ``FeelExpr`` node, evaluated by seams.lang.feel_interpreter, whose free names are the variables
+    it reads. Only a syntax error, or a construct the interpreter does not evaluate either (an
+    ``external`` Java or PMML function), is an ExpressionError."""
     parser = _ConditionParser(text, where=where, names=BUILTIN_NAMES)
     parser.max_depth = max_depth
     tree = parser.expression_text()
-    return _Lowering(parser).lower(tree)
+    try:
+        return _Lowering(parser).lower(tree)
+    except _NoNode:
+        unsupported = unsupported_construct(tree)
+        if unsupported is not None:
+            raise parser.fail(f"{unsupported} is not supported") from None
+        return FeelExpr(text[1:].strip() if text.startswith("=") else text.strip(), free_names(tree, FUNCTION_NAMES),
+                        filter_names(tree, FUNCTION_NAMES))
+
+
+class _NoNode(ExpressionError):
+    """Raised by the lowering where the condition tree has no node for a construct FEEL has."""
+
+
 
 
 class _Lowering:
@@ -83,6 +108,10 @@ class _Lowering:
     def fail(self, problem: str):
         return self.parser.fail(problem)
 
+    def no_node(self, problem: str) -> _NoNode:
+        """A construct the condition tree has no node for: the whole expression becomes a FeelExpr."""
+        return _NoNode(str(self.parser.fail(problem)))
+
     def shown(self, node: Tree) -> str:
         start, end = self.parser.spans.get(id(node), (0, len(self.parser.text)))
         return _segment(self.parser.text[start:end])
@@ -91,7 +120,7 @@ class _Lowering:
         kind = node[0]
         handler = getattr(self, f"_{kind}", None)
         if handler is None:
-            raise self.fail(_REFUSED.get(kind, f"{kind} is not supported"))
+            raise self.no_node(_REFUSED.get(kind, f"{kind} is not supported"))
         return handler(node)
 
     def _lit(self, node: Tree) -> Node:
@@ -151,14 +180,14 @@ class _Lowering:
         items: list[Lit | Range] = []
         for test in node[2]:
             if test[0] == "test":
-                raise self.fail(f"unary test {test[1]!r} after 'in' is not supported; compare with the value "
+                raise self.no_node(f"unary test {test[1]!r} after 'in' is not supported; compare with the value "
                                 "instead")
             if test[0] == "list" and len(node[2]) == 1:
                 items.extend(self.literal(item) for item in test[1])
             elif test[0] == "range" and test[1] is not None and test[2] is not None:
                 items.append(Range(self.literal(test[1]), self.literal(test[2]), test[3], test[4]))
             elif test[0] == "range":
-                raise self.fail(f"unary test {self.shown(test)!r} after 'in' is not supported; compare with the "
+                raise self.no_node(f"unary test {self.shown(test)!r} after 'in' is not supported; compare with the "
                                 "value instead")
             else:
                 items.append(self.literal(test))
@@ -167,12 +196,12 @@ class _Lowering:
     def literal(self, node: Tree) -> Lit:
         lowered = self.lower(node)
         if not isinstance(lowered, Lit):
-            raise self.fail(f"{_quote(self.shown(node))} where a literal is needed")
+            raise self.no_node(f"{_quote(self.shown(node))} where a literal is needed")
         return lowered
 
     def _arith(self, node: Tree) -> Node:
         if node[1] == "**":
-            raise self.fail("exponentiation ** is not supported")
+            raise self.no_node("exponentiation ** is not supported")
         return Arith(node[1], self.lower(node[2]), self.lower(node[3]))
 
     def _neg(self, node: Tree) -> Node:
@@ -186,17 +215,17 @@ class _Lowering:
         return ListLit(tuple(self.lower(item) for item in node[1]))
 
     def _range(self, node: Tree) -> Node:
-        raise self.fail("range outside 'in' is not supported")
+        raise self.no_node("range outside 'in' is not supported")
 
     def _filter(self, node: Tree) -> Node:
-        raise self.fail(f"filter {self.shown(node)} is not supported")
+        raise self.no_node(f"filter {self.shown(node)} is not supported")
 
     def _call(self, node: Tree) -> Node:
         function, arguments, named = node[1], node[2], node[3]
         name = function[1] if function[0] == "name" else None
         shown = self.shown(node)
         if named or name not in (*_LITERAL_FUNCTIONS, "not", "modulo", *_FUNCTIONS):
-            raise self.fail(f"function call {shown} is not supported")
+            raise self.no_node(f"function call {shown} is not supported")
         lowered = [self.lower(argument) for argument in arguments]
         if name == "not":
             if len(lowered) != 1:
@@ -210,13 +239,13 @@ class _Lowering:
             return self.function(name, lowered, shown, arguments[0] if len(node) > 4 else None)
         assert name is not None
         if len(lowered) != 1 or not (isinstance(lowered[0], Lit) and isinstance(lowered[0].value, str)):
-            raise self.fail(f"{name}(...) with anything but one string literal is not supported: {shown}")
+            raise self.no_node(f"{name}(...) with anything but one string literal is not supported: {shown}")
         try:
             value = _LITERAL_FUNCTIONS[name](lowered[0].value)
         except ValueError as exc:
             raise self.fail(f"{shown} is not a supported {name} literal ({exc})") from None
         if isinstance(value, YearsMonths):
-            raise self.fail(f"{shown} is not a supported duration literal (a years and months duration: "
+            raise self.no_node(f"{shown} is not a supported duration literal (a years and months duration: "
                             "conditions compare days and time durations)")
         return Lit(value)
 
@@ -234,7 +263,7 @@ class _Lowering:
             return ListContains(arguments[0], arguments[1])
         if len(arguments) not in (2, 3) or not all(
                 isinstance(a, Lit) and isinstance(a.value, str) for a in arguments[1:]):
-            raise self.fail(f"matches(value, pattern[, flags]) with anything but string literals for the "
+            raise self.no_node(f"matches(value, pattern[, flags]) with anything but string literals for the "
                             f"pattern and flags is not supported: {shown}")
         pattern = arguments[1].value  # type: ignore[union-attr]
         flags = arguments[2].value if len(arguments) == 3 else ""  # type: ignore[union-attr]

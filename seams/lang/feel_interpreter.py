@@ -27,6 +27,8 @@ from seams.lang.feel_values import feel_value
 
 _SIMPLE = re.compile(r"[^\W\d][\w]*")
 BUILTIN_NAMES = frozenset(name for name in BUILTINS if not _SIMPLE.fullmatch(name))
+FUNCTION_NAMES = frozenset(BUILTINS)
+"""Every built-in function's name: called, such a name is not a variable (seams.lang.feel_names)."""
 ROOT = Scope(BUILTINS)
 
 

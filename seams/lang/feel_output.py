@@ -25,7 +25,7 @@ from typing import Any, cast
 from seams.errors import ExpressionError
 from seams.lang.condition_python import engine_value_python
 from seams.lang.condition_semantics import engine_value
-from seams.lang.condition_tree import FEEL, Node, Path, Var
+from seams.lang.condition_tree import FEEL, FeelExpr, Node, Path, Var
 from seams.lang.feel_expression import parse_feel_expression
 from seams.lang.feel_parse import parse_literal
 
@@ -88,9 +88,28 @@ def _dotted(node: Node) -> list[str] | None:
     return None
 
 
+def _resolved_feel(node: FeelExpr, scope: set[str], used: list[str], where: str) -> FeelExpr:
+    """A whole FEEL expression's names checked against ``scope``: a free name is an input, or the first
+    segment of dotted inputs (``Applicant`` of ``Applicant.Age``); a name read inside a filter is passed
+    when it is an input (else it is an item's entry)."""
+    names: list[str] = []
+    for name in node.names:
+        inputs = [known for known in sorted(scope) if known == name or known.startswith(name + ".")]
+        if not inputs:
+            raise ExpressionError(f"{where}: name {name!r} is no input of the decision "
+                                  f"(its inputs: {', '.join(sorted(scope)) or 'none'})")
+        names.extend(inputs)
+    names.extend(name for name in node.filter_names if name in scope)
+    unique = tuple(dict.fromkeys(names))
+    used.extend(unique)
+    return FeelExpr(node.text, unique, ())
+
+
 def _resolved(node: Node, scope: set[str], used: list[str], where: str) -> Node:
     """The tree with every name checked against ``scope``: the longest dotted prefix of a path
     that is an input becomes that input, the rest stays a path into it."""
+    if isinstance(node, FeelExpr):
+        return _resolved_feel(node, scope, used, where)
     parts = _dotted(node)
     if parts is not None:
         for cut in range(len(parts), 0, -1):

@@ -25,6 +25,7 @@ from seams import vocab as V
 from seams.checks.flow import FlowGraph, elements_by_id, variables_set_by
 from seams.errors import ExpressionError, ResolutionError
 from seams.lang.condition import Condition, parse_condition
+from seams.lang.condition_tree import FeelExpr
 from seams.model.loading import Model
 from seams.model.view import Flow, Gateway, Process, View
 
@@ -119,6 +120,8 @@ def _parsed(flows: tuple[Flow, ...]) -> dict[str, Condition] | None:
             conditions[flow.id] = parse_condition(flow.condition, where=flow.id, language=flow.language)
         except ExpressionError:
             return None
+        if isinstance(conditions[flow.id].tree, FeelExpr):
+            return None  # only the interpreter reads it: no samples decide it, no table restates it
     if len({condition.dialect for condition in conditions.values()}) > 1:
         return None  # mixed dialects: the decision checks report it
     return conditions

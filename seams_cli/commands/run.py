@@ -449,10 +449,16 @@ def save_scenario(project: Any, model: Any, process: Any, label: str, *, given: 
     return add_to_model(project, model, quads, command="seams run")
 
 
+_HIT_POLICIES = frozenset({"UNIQUE", "FIRST", "PRIORITY", "ANY", "COLLECT", "RULE ORDER", "OUTPUT ORDER"})
+
+
 def decided(hit_policy: str | None, rules: tuple[str, ...]) -> str:
     """A decision's result as its hit policy gives it: ``decided by R`` where one rule decides
     (UNIQUE, FIRST, PRIORITY, ANY's agreeing rules), ``matched R1, R2`` where every matching rule
-    counts (COLLECT, RULE ORDER, OUTPUT ORDER); ``no rule`` when none matched."""
+    counts (COLLECT, RULE ORDER, OUTPUT ORDER); ``no rule`` when none matched. A decision that is
+    no table (``hit_policy`` names its boxed expression, seams.lang.dmn_expression) says so."""
+    if hit_policy is not None and hit_policy not in _HIT_POLICIES:
+        return f"evaluated ({hit_policy})"
     if not rules:
         return "no rule matched"
     if hit_policy in ("COLLECT", "RULE ORDER", "OUTPUT ORDER"):

@@ -175,7 +175,7 @@ class Runtime:
             data_before = _plain(task.data) if node.kind in ("intermediateCatchEvent", "boundaryEvent",
                                                              "receiveTask", "startEvent") else None
             mapped = node.kind in MAPPED
-            if mapped:
+            if mapped or node.kind == "serviceTask":  # a service task's handler reads its input mappings
                 self._map_inputs(task, process_id, element)
             self._running = True
             try:
@@ -186,6 +186,8 @@ class Runtime:
                 self._running = False
             if mapped and task.state == TaskState.COMPLETED:
                 self._map_outputs(task, process_id, element)
+            elif node.kind == "serviceTask":
+                self._drop_locals(task)
             if data_before is not None and not self.outputs:
                 self.outputs = {k: v for k, v in _plain(task.data).items() if data_before.get(k, _MISSING) != v}
             if task.workflow is workflow:
@@ -434,6 +436,28 @@ class Runtime:
             raise ScenarioStop(element, f"{at}: {problems[0]}")
         self.outputs = dict(result)
         task.data.update(copy.deepcopy(dict(result)))
+        self._result_expression(task, process_id, element)
+
+    def _result_expression(self, task: Any, process_id: str, element: str) -> None:
+        """A Camunda 8 connector's ``resultExpression`` header (``={total: sum(response.body.items.price)}``):
+        evaluated by the one FEEL implementation over the variables once the handler's outputs are set
+        (the handler answers as the connector would, its response under the ``resultVariable``); the
+        entries of the context it gives become variables, as Camunda maps a connector's result."""
+        node = self._element(process_id, element)
+        header = node.find(f"{_B}extensionElements/{_Z}taskHeaders/{_Z}header[@key='resultExpression']") \
+            if node is not None else None
+        text = (header.get("value") or "").strip() if header is not None else ""
+        if not text:
+            return
+        value = self._expression(text if text.startswith("=") else "=" + text, _plain(task.data), element)
+        if value is None:
+            return
+        if not isinstance(value, Mapping):
+            raise ScenarioStop(element, f"{element}: the resultExpression gives {type(value).__name__}, not a "
+                                        "context of variables")
+        mapped = {str(name): item for name, item in value.items()}
+        self.outputs = {**self.outputs, **mapped}
+        task.data.update(copy.deepcopy(mapped))
 
     def _feel_script(self, task: Any, process_id: str, element: str) -> bool:
         """A Camunda 8 script task written as a FEEL expression (``zeebe:script expression="=..."
@@ -604,6 +628,17 @@ class Runtime:
                 local[item.get("target", "")] = self._expression(item.get("source") or "", variables, element)
         self._locals[task.id] = {name: variables.get(name, _MISSING) for name in local}
         task.data.update(copy.deepcopy(local))
+
+    def _drop_locals(self, task: Any) -> None:
+        """A service task's input-mapped locals go when it completes (the values they hid come back),
+        unless its handler set them as outputs; its outputs are its contract's, not output mappings."""
+        hidden = {name: before for name, before in self._locals.pop(task.id, {}).items() if name not in self.outputs}
+        for name, before in hidden.items():
+            if before is _MISSING:
+                task.data.pop(name, None)
+            else:
+                task.data[name] = before
+        _pass_on(task, {}, hidden)
 
     def _map_outputs(self, task: Any, process_id: str, element: str) -> None:
         """``camunda:outputParameter`` / ``zeebe:output``: what the element passes on, computed from its
