@@ -2,8 +2,8 @@
 
 A condition beyond the condition tree (a built-in function, a filter, ``some``, ``for``)
 is one FeelExpr node (seams.lang.feel_expression): its variables are the expression's
-free names (seams.lang.feel_names), and its answer is the interpreter's, taken only when
-true. The properties compare that answer with the rule written out in Python, and the
+free names (seams.lang.feel_names), and its answer is the interpreter's; a result that is not a
+boolean stops, as a Zeebe incident. The properties compare that answer with the rule written out in Python, and the
 Python form of the condition (Condition.to_python) with the evaluator.
 """
 
@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from seams.errors import ExpressionError
 from seams.lang.condition import parse_condition
 from seams.lang.condition_tree import FeelExpr
 from seams.lang.feel_grammar import parse_expression
@@ -33,19 +34,25 @@ def _python(condition, env):
 @settings(max_examples=60, deadline=None)
 @given(ITEMS, NUMBERS)
 def test_some_count_and_filters_answer_as_their_rule(xs, n):
+    """None in a rule is FEEL's null: not a boolean, so the condition stops (a Zeebe incident)."""
     env = {"xs": xs, "n": n}
     numbers = [x for x in xs if x is not None]
+    every = False if any(x <= n for x in numbers) else (None if None in xs else True)
     rules = {
         "=count(xs) > n": len(xs) > n,
-        "=some x in xs satisfies x > n": any(x > n for x in numbers),
-        "=every x in xs satisfies x > n": all(x > n for x in numbers) and None not in xs,
+        "=some x in xs satisfies x > n": True if any(x > n for x in numbers) else (None if None in xs else False),
+        "=every x in xs satisfies x > n": every,
         "=xs[item > n] != []": any(x > n for x in numbers),
-        "=sum(for x in xs return if x = null then 0 else x) >= n": bool(xs) and sum(numbers) >= n,  # sum([]) is null
+        "=sum(for x in xs return if x = null then 0 else x) >= n": (sum(numbers) >= n) if xs else None,
     }
     for text, holds in rules.items():
         condition = parse_condition(text, where="Flow_P")
         assert isinstance(condition.tree, FeelExpr)
         assert condition.names == ({"xs"} if "[item" in text else {"xs", "n"})
+        if holds is None:
+            with pytest.raises(ExpressionError, match="not a boolean"):
+                condition.evaluate(env)
+            continue
         assert condition.evaluate(env) is holds, text
         if "[item" not in text:  # a filter's names are not passed to the Python form (the module docstring)
             assert _python(condition, env) is holds, text

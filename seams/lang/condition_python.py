@@ -143,8 +143,6 @@ _RUNTIME = ("(lambda R: (R.update({" + ", ".join(f"{name!r}: {code}" for name, c
 
 def engine_python(tree: Node, dialect: str, var_expr: Callable[[str], str]) -> str:
     """Python source answering as the JUEL or FEEL engine does for ``tree``."""
-    if isinstance(tree, FeelExpr):  # as seams.lang.condition_semantics.evaluate_engine: only true is taken
-        return f"({_Renderer(dialect, var_expr).render(tree)} is True)"
     return f"(lambda R: R['result']({_Renderer(dialect, var_expr).render(tree)}))({_RUNTIME})"
 
 

@@ -20,8 +20,11 @@ engine dialects are evaluated here, each with its own rules
 
 In both engines a condition whose value is not a boolean stops the process
 with an error (Camunda 7 "condition expression returns non-Boolean", a
-Camunda 8 incident), so that is an ExpressionError here too. A variable the
-input does not have is an ExpressionError in every dialect.
+Camunda 8 incident: "Expected result of the expression ... to be 'BOOLEAN'"),
+so that is an ExpressionError here too, for a condition the tree reads and for one
+only the interpreter reads (``FeelExpr``) alike. A variable the input does not
+have is null in FEEL (as Zeebe reads it) and an ExpressionError in JUEL and
+seams' own dialect.
 """
 
 from __future__ import annotations
@@ -307,8 +310,6 @@ def evaluate_engine(tree: Node, dialect: str, env: Mapping[str, object], where: 
     """The truth of a JUEL or FEEL condition; a non-boolean result is an ExpressionError."""
     engine = _Engine(dialect, env, where)
     result = engine.value(tree)
-    if isinstance(tree, FeelExpr):  # FEEL's rule for a condition: only true takes the flow (null, 5: not)
-        return result is True
     if not isinstance(result, bool):
         unset = sorted({node.name for node in walk(tree) if isinstance(node, Var) and node.name not in env})
         nulls = f"; not set, so null: {', '.join(repr(name) for name in unset)}" if unset else ""
