@@ -70,6 +70,11 @@ _EDITS = [
     lambda t: t.replace('rdfs:label "Review form"', 'rdfs:label "Review form', 1),  # a syntax error
     lambda t: t.replace("# The seams graph", "# The seams graph, a comment edited", 1),
     lambda t: t.replace("ex:graph\\/seams {", "GRAPH ex:graph\\/seams {", 1),
+    lambda t: t.replace("ex:graph\\/shapes {", "ex:graph\\/shapes {\n    @prefix ex: <https://in.block/> .\n", 1),
+    lambda t: t.replace("ex:graph\\/seams {", "ex:graph\\/seams {\n    <urn:x-seams-statement-end:0> "
+                        "<urn:x-seams-statement-end:> <urn:x-seams-statement-end:> .\n", 1),
+    lambda t: t.replace("@prefix ex:", "@prefix base: <https://base.prefix/> .\n@prefix ex:", 1).replace(
+        "ex:graph\\/seams {", "ex:graph\\/seams {\n    base:x base:y base:z .\n", 1),
 ]
 
 
@@ -264,3 +269,12 @@ def test_two_parses_at_once_agree_and_leave_a_good_pack(pack, parsed):
     for t in texts:
         both(t)
     assert sum(parsed[before:]) <= 3 * 40  # whichever pack was written last answers most
+
+
+def test_a_prefix_called_base_or_graph_still_uses_the_pack(pack, parsed):
+    text = _EDITS[-1](EXAMPLE.read_text(encoding="utf-8")).replace(
+        "@prefix ex:", "@prefix graph: <https://graph.prefix/> .\n@prefix ex:", 1).replace(
+        "ex:graph\\/seams {", "ex:graph\\/seams {\n    graph:x graph:y graph:z .\n", 1)
+    assert_same(*parse_both(text, pack))
+    assert_same(*parse_both(text, pack))
+    assert parsed[0] > 30 and parsed[1:] == []

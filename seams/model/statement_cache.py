@@ -22,8 +22,8 @@ one line with the document's own line number:
 
 * a text that is not UTF-8, that the scanner cannot split, whose pieces do
   not cover it (anything but white space and comments between them), a
-  labelled blank node (``_:x`` may join statements), or a directive
-  where the scanner takes a statement (inside a graph block);
+  labelled blank node (``_:x`` may join statements), the marker's IRI, or a
+  directive where the scanner takes a statement (inside a graph block);
 * a parse of the missing statements that fails;
 * a pack that cannot be read, is larger than MAX_PACK_BYTES, is not this
   format, was written by other seams sources or library versions
@@ -60,7 +60,7 @@ PACK_NAME = "statements.json"
 MAX_PACK_BYTES = 512 << 20
 _MARK = "urn:x-seams-statement-end:"
 _MARK_PREDICATE = URIRef(_MARK)
-_DIRECTIVE_WORD = re.compile(r"(?:@|(?:prefix|base|graph)\b)", re.IGNORECASE)
+_DIRECTIVE_WORD = re.compile(r"(?:@|(?:prefix|base|graph)(?=[\s<]))", re.IGNORECASE)
 _BLANK_GAP = re.compile(r"(?:\s+|#[^\r\n]*)*")
 
 Quad = tuple[Any, Any, Any, Any]  # (graph id, subject, predicate, object): rdflib terms
@@ -123,8 +123,8 @@ def _split(data: bytes, *, source: str, base: str | None) -> tuple[Document, lis
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if "_:" in text:
-        return None  # a labelled blank node may be shared between statements (or "_:" in a string: no matter)
+    if "_:" in text or _MARK in text:
+        return None  # a labelled blank node may join statements ("_:" in a string: no matter); or our marker
     try:
         document = scan(text, source=source)
     except SeamsError:
