@@ -232,6 +232,16 @@ def test_a_corrupt_pack_is_ignored_and_replaced(pack, parsed, content):
     assert parsed[0] > 30 and parsed[1:] == []  # all parsed once; then the replaced pack answers
 
 
+def test_a_pack_far_larger_than_the_model_is_not_read(pack, parsed):
+    text = EXAMPLE.read_text(encoding="utf-8")
+    data = _real_pack(pack)
+    data["padding"] = "x" * (statement_cache.PACK_BYTES_PER_TRIG_BYTE * len(text.encode()) + (1 << 20))
+    assert pack.directory is not None
+    (pack.directory / PACK_NAME).write_text(json.dumps(data), encoding="utf-8")
+    assert_same(*parse_both(text, pack))
+    assert parsed[-1] > 30  # all parsed again: the pack was not read
+
+
 def test_a_pack_of_another_seams_version_is_not_used(pack, parsed):
     text = EXAMPLE.read_text(encoding="utf-8")
     parse_both(text, pack)

@@ -25,8 +25,9 @@ one line with the document's own line number:
   labelled blank node (``_:x`` may join statements), the marker's IRI, or a
   directive where the scanner takes a statement (inside a graph block);
 * a parse of the missing statements that fails;
-* a pack that cannot be read, is larger than MAX_PACK_BYTES, is not this
-  format, was written by other seams sources or library versions
+* a pack that cannot be read, is larger than PACK_BYTES_PER_TRIG_BYTE times
+  the TriG (plus 1 MB; never over MAX_PACK_BYTES), is not this format, was
+  written by other seams sources or library versions
   (seams.project.check_cache.tool_digest), or holds an index out of range:
   it is ignored as a whole, as if there were none.
 
@@ -58,6 +59,9 @@ from seams.model.trig_scan import Document, scan
 FORMAT = 1
 PACK_NAME = "statements.json"
 MAX_PACK_BYTES = 512 << 20
+PACK_BYTES_PER_TRIG_BYTE = 8
+"""A pack holds one model's statements (about 1-1.5 bytes per byte of TriG, up to twice that before
+its term table is renumbered): a larger one is not read, so a planted file cannot eat the memory."""
 _MARK = "urn:x-seams-statement-end:"
 _MARK_PREDICATE = URIRef(_MARK)
 _DIRECTIVE_WORD = re.compile(r"(?:@|(?:prefix|base|graph)(?=[\s<]))", re.IGNORECASE)
@@ -97,7 +101,8 @@ def parse_trig_statements(data: bytes, *, source: str, base: str | None, pack: S
     if split is None:
         return parse_trig(data, source=source, base=base)
     document, pieces = split
-    stored = _read_pack(pack.directory, pack.tool) if pack.directory is not None else None
+    limit = min(MAX_PACK_BYTES, PACK_BYTES_PER_TRIG_BYTE * len(data) + (1 << 20))
+    stored = _read_pack(pack.directory, pack.tool, limit) if pack.directory is not None else None
     known = stored.entries if stored is not None else {}
     missing = [piece for piece in pieces if piece.key not in known]
     dataset = Dataset(default_union=True)
@@ -290,15 +295,15 @@ class _Pack:
     compacted: int  # how many terms the table had when it was last written from scratch
 
 
-def _read_pack(pack_dir: Path, tool: str) -> _Pack | None:
-    """The pack; None when there is none or it cannot be trusted."""
+def _read_pack(pack_dir: Path, tool: str, limit: int) -> _Pack | None:
+    """The pack; None when there is none, it is over ``limit`` bytes or it cannot be trusted."""
     path = pack_dir / PACK_NAME
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(MAX_PACK_BYTES + 1)
+            raw = handle.read(limit + 1)
     except OSError:
         return None
-    if len(raw) > MAX_PACK_BYTES:
+    if len(raw) > limit:
         return None
     try:
         data = json.loads(raw)
