@@ -83,7 +83,7 @@ class StatementPack:
 
 @dataclass(frozen=True)
 class _Piece:
-    """One statement: the mini-document text that parses it alone, and its key."""
+    """One statement in document order: its key, the directives in force, its block's header, its text."""
 
     key: str
     context: int  # directives in force
@@ -94,15 +94,14 @@ class _Piece:
 def parse_trig_statements(data: bytes, *, source: str, base: str | None, pack: StatementPack) -> Dataset:
     """``parse_trig(data, source=source, base=base)``, reusing the quads of the statements
     ``pack.directory``'s pack holds and storing the pack again when it changed; a directory
-    of None (no safe place for one) parses statement by statement without reading or writing
-    a pack. ``pack.tool`` names the seams sources and library versions the pack must have
-    been written by."""
-    split = _split(data, source=source, base=base)
-    if split is None:
+    of None (no safe place for one) is a plain ``parse_trig``. ``pack.tool`` names the seams
+    sources and library versions the pack must have been written by."""
+    split = _split(data, source=source, base=base) if pack.directory is not None else None
+    if split is None or pack.directory is None:
         return parse_trig(data, source=source, base=base)
     document, pieces = split
     limit = min(MAX_PACK_BYTES, PACK_BYTES_PER_TRIG_BYTE * len(data) + (1 << 20))
-    stored = _read_pack(pack.directory, pack.tool, limit) if pack.directory is not None else None
+    stored = _read_pack(pack.directory, pack.tool, limit)
     known = stored.entries if stored is not None else {}
     missing = [piece for piece in pieces if piece.key not in known]
     dataset = Dataset(default_union=True)
@@ -113,11 +112,10 @@ def parse_trig_statements(data: bytes, *, source: str, base: str | None, pack: S
         fresh = _parse_pieces(scratch, document, missing, base) if missing else {}
         if fresh is not None and not _replay(dataset, pieces, known, stored, fresh):
             fresh = None
-    if fresh is None:
+    if fresh is None or not _bind_prefixes(dataset, document, base):
         return parse_trig(data, source=source, base=base)
-    _bind_prefixes(dataset, document, base)
     current = dict.fromkeys(p.key for p in pieces)
-    if pack.directory is not None and (fresh or len(known) != len(current)):
+    if fresh or len(known) != len(current):
         _write_pack(pack.directory, pack, stored, current, fresh)
     return dataset
 
@@ -280,9 +278,14 @@ def _fresh_bnodes(quads: list[Quad]) -> list[Quad]:
     return [(fresh(g), fresh(s), fresh(p), fresh(o)) for g, s, p, o in quads]
 
 
-def _bind_prefixes(dataset: Dataset, document: Document, base: str | None) -> None:
-    """Bind the document's prefixes as the full parse does: parse its directives alone."""
-    quiet_parse(dataset, "\n".join(document.text[d.offset:d.end] for d in document.directives), base)
+def _bind_prefixes(dataset: Dataset, document: Document, base: str | None) -> bool:
+    """Bind the document's prefixes as the full parse does (at its end): parse its directives
+    alone. False if that fails (it cannot, when the statements parsed with them)."""
+    try:
+        quiet_parse(dataset, "\n".join(document.text[d.offset:d.end] for d in document.directives), base)
+    except Exception:  # rdflib raises BadSyntax and assorted errors
+        return False
+    return True
 
 
 @dataclass
