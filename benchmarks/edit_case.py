@@ -17,8 +17,8 @@ from rdflib import BNode, Dataset, Literal, Namespace
 from rdflib.namespace import RDF, RDFS
 from synthetic import copy_label
 
+from seams.model.trig_scan import scan
 from seams_edit import Patch, apply_patch
-from seams_edit.trig.scan import scan
 
 EX = Namespace("https://example.org/leave/")
 SEAM = Namespace("https://w3id.org/seams/seam#")

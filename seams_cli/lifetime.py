@@ -21,16 +21,17 @@ from seams.model.loading import load_model
 
 if TYPE_CHECKING:
     from seams.model.loading import Model
+    from seams.model.statement_cache import StatementPack
     from seams.project.layout import Project
 
 
 @contextmanager
-def command_model(project: Project) -> Iterator[Model]:
-    """``load_model(project)`` for the length of the ``with`` block."""
+def command_model(project: Project, *, statements: StatementPack | None = None) -> Iterator[Model]:
+    """``load_model(project, statements=statements)`` for the length of the ``with`` block."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        model = load_model(project)
+        model = load_model(project, statements=statements)
     finally:
         if enabled:
             gc.enable()

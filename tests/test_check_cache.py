@@ -31,9 +31,9 @@ def fresh_calls(monkeypatch):
     calls: list[Path] = []
     real = check_command.fresh_verdict
 
-    def counting(project):
+    def counting(project, **kwargs):
         calls.append(project.root)
-        return real(project)
+        return real(project, **kwargs)
 
     monkeypatch.setattr(check_command, "fresh_verdict", counting)
     return calls
@@ -136,7 +136,7 @@ def test_a_lying_entry_under_another_key_is_never_used(example_project, capsys, 
 
 def test_a_new_seams_version_misses(example_project, capsys, fresh_calls, monkeypatch):
     check(capsys, example_project)
-    monkeypatch.setattr(check_cache, "_tool_digest", lambda: "another seams")
+    monkeypatch.setattr(check_cache, "tool_digest", lambda: "another seams")
     check(capsys, example_project)
     assert len(fresh_calls) == 2 and len(entries(example_project)) == 2
 
@@ -151,8 +151,8 @@ def test_deleting_the_cache_only_costs_time(example_project, capsys, fresh_calls
 def test_a_file_changed_during_the_check_stores_nothing(example_project, capsys, monkeypatch):
     real = check_command.fresh_verdict
 
-    def saving_meanwhile(project):
-        verdict = real(project)
+    def saving_meanwhile(project, **kwargs):
+        verdict = real(project, **kwargs)
         lock = project.lock_path
         lock.write_text(lock.read_text(encoding="utf-8") + " ", encoding="utf-8")
         return verdict

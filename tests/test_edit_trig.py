@@ -20,8 +20,8 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 
 from seams.errors import EditError
+from seams.model.trig_scan import Statement, resolve_text, scan
 from seams_edit import Patch, apply_patch
-from seams_edit.trig.scan import Statement, resolve_text, scan
 
 HERE = Path(__file__).parent
 CLAIMS = HERE / "fixtures" / "edit" / "claims.trig"

@@ -9,11 +9,7 @@ findings instead of failing the load.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -26,10 +22,12 @@ from rdflib.paths import Path as PropertyPath
 from seams import vocab as V
 from seams.errors import ProjectError
 from seams.model.payloads import PayloadFile, parse_xml
+from seams.model.trig_parse import parse_trig
 from seams.model.view import View, build_view
 from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
 if TYPE_CHECKING:
+    from seams.model.statement_cache import StatementPack
     from seams.project.layout import Project
 
 
@@ -120,55 +118,22 @@ def model_hash(trig_path: Path, trig_bytes: bytes, payloads: dict[str, bytes]) -
     return digest.hexdigest()
 
 
-_LINE = re.compile(r"line (\d+)", re.I)
-
-
-def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
-    """Parse TriG; a syntax error becomes one line naming the file and line."""
-    dataset = Dataset(default_union=True)
-    try:
-        with _ill_typed_literals_unlogged():
-            dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
-    except UnicodeDecodeError:
-        raise ProjectError(f"{source}: not UTF-8 text") from None
-    except Exception as exc:  # rdflib raises BadSyntax and assorted errors
-        line = getattr(exc, "lines", None)
-        if line is None:
-            found = _LINE.search(str(exc))
-            line = int(found.group(1)) if found else None
-        else:
-            line = int(line) + 1
-        # BadSyntax keeps its reason in ``_why``; its str() leads with "at line N of <>"
-        reason = getattr(exc, "_why", None) or getattr(exc, "message", None) or str(exc).splitlines()[0]
-        where = f"{source}:{line}" if line else source
-        raise ProjectError(f"{where}: TriG syntax error: {reason}") from None
-    return dataset
-
-
-class _DropConversionWarnings(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("Failed to convert Literal lexical form")
-
-
-@contextmanager
-def _ill_typed_literals_unlogged() -> Iterator[None]:
-    """rdflib logs a traceback for each ill-typed literal; seams.checks.literals reports them instead."""
-    logger, quiet = logging.getLogger("rdflib.term"), _DropConversionWarnings()
-    logger.addFilter(quiet)
-    try:
-        yield
-    finally:
-        logger.removeFilter(quiet)
-
-
-def load_model(project: Project) -> Model:
+def load_model(project: Project, *, statements: StatementPack | None = None) -> Model:
+    """The project's model; ``statements``: reuse and keep each TriG statement's parsed quads
+    there (seams.model.statement_cache), which builds the same dataset."""
     trig_path = project.model_path
     display = project.relative(trig_path)
     try:
         trig_bytes = trig_path.read_bytes()
     except OSError as exc:
         raise ProjectError(f"{display}: cannot read model: {exc.strerror}") from None
-    dataset = parse_trig(trig_bytes, source=display, base=project.config.base)
+    if statements is None:
+        dataset = parse_trig(trig_bytes, source=display, base=project.config.base)
+    else:
+        from seams.model.statement_cache import parse_trig_statements
+
+        dataset = parse_trig_statements(trig_bytes, source=display, base=project.config.base,
+                                        pack=statements)
     payloads: dict[URIRef, PayloadFile] = {}
     model_dir = trig_path.parent.resolve()
     for iri in sorted(cast("set[URIRef]", set(dataset.subjects(V.RDF.type, V.Payload)))):

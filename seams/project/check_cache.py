@@ -80,7 +80,7 @@ def check_key(project: Project, generator_group: str, environ: dict[str, str] | 
         digest.update(f"{label}\0{len(data)}\0".encode())
         digest.update(data)
 
-    add("tool", _tool_digest().encode())
+    add("tool", tool_digest().encode())
     add("generators", _generators_digest(generator_group).encode())
     add("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_"))).encode())
     add("root", str(project.root).encode())
@@ -158,7 +158,7 @@ def _file_digest(path: Path) -> str:
 
 
 @lru_cache(maxsize=1)
-def _tool_digest() -> str:
+def tool_digest() -> str:
     """seams' own sources and the versions of what the checks inherit, once per process."""
     digest = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
     for library in _LIBRARIES:

@@ -12,12 +12,16 @@ What a check found is kept under ``.seams/check-cache/``, keyed by the
 content of everything it reads (seams.project.check_cache): the same inputs
 print the same lines without loading the model. ``--no-cache`` neither reads
 nor writes it; deleting it only makes the next check do all the work.
+A check that misses keeps each TriG statement's parsed quads under
+``.seams/parse-cache/`` (seams.model.statement_cache), so after an edit only
+the changed statements are parsed again; ``--no-cache`` skips that too.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from seams.checks import registry as checks
 from seams.checks.advice import advice
@@ -28,7 +32,11 @@ from seams_cli.check_formats import FORMATS, render
 from seams_cli.lifetime import command_model
 from seams_edit.files import ensure_local_dir
 
+if TYPE_CHECKING:
+    from seams.model.statement_cache import StatementPack
+
 CLEAN = "seams check: no problems"
+STATEMENTS = ".seams/parse-cache"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +79,7 @@ def cached_check(project: Project) -> check_cache.Verdict:
     stored = check_cache.read_verdict(project, key)
     if stored is not None:
         return stored
-    verdict = fresh_verdict(project)
+    verdict = fresh_verdict(project, statements=statement_pack(project))
     if _key(project) == key:
         try:  # a .seams leading out of the project is refused; .seams/.gitignore keeps it out of git
             ensure_local_dir(project.root, check_cache.cache_path(project))
@@ -87,7 +95,19 @@ def _key(project: Project) -> str:
     return check_cache.check_key(project, ENTRY_POINT_GROUP)
 
 
-def fresh_verdict(project: Project) -> check_cache.Verdict:
-    """Load the model and run every gate (what the cache stands in for)."""
-    with command_model(project) as model:
+def statement_pack(project: Project) -> StatementPack:
+    """Where a check keeps each TriG statement's parsed quads (seams.model.statement_cache):
+    ``.seams/parse-cache``, read only from inside the project and made as ``.seams`` is."""
+    from seams.model.statement_cache import StatementPack
+
+    directory = project.root / STATEMENTS
+    inside = directory.parent.resolve().is_relative_to(project.root.resolve())
+    return StatementPack(directory if inside else None, check_cache.tool_digest(),
+                         lambda made: ensure_local_dir(project.root, made))
+
+
+def fresh_verdict(project: Project, statements: StatementPack | None = None) -> check_cache.Verdict:
+    """Load the model and run every gate (what the cache stands in for); ``statements``:
+    reuse the TriG statements parsed before (the same dataset, see seams.model.statement_cache)."""
+    with command_model(project, statements=statements) as model:
         return check_cache.Verdict(tuple(checks.all_findings(project, model)), tuple(advice(model)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from seams.errors import EditError
-from seams_edit.trig.scan import Block, Statement
+from seams.model.trig_scan import Block, Statement
 
 Edit = tuple[int, int, str]
 

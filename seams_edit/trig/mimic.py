@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from rdflib.namespace import RDF
 from rdflib.term import URIRef
 
-from seams_edit.trig.scan import Document, resolve_text
+from seams.model.trig_scan import Document, resolve_text
 from seams_edit.trig.statement import Group, nested_groups
 
 # a comma with at most one line break around it: copied as is, never a comment or blank lines

@@ -29,11 +29,11 @@ from rdflib.compare import isomorphic
 from rdflib.term import BNode, Identifier, URIRef
 
 from seams.errors import EditError
+from seams.model.trig_scan import Document, Statement, resolve_text, scan
 from seams_edit.patch import Patch, Quad
 from seams_edit.trig.layout import Edit, deletions, splice
 from seams_edit.trig.place import NewSubjects, new_statement_edits
 from seams_edit.trig.rewrite import Additions, rewrite
-from seams_edit.trig.scan import Document, Statement, resolve_text, scan
 from seams_edit.trig.statement import FileObject, Shape, Triple, attach_terms, parse_shape
 from seams_edit.trig.writing import Pairs, Writing
 

@@ -14,9 +14,9 @@ from collections import defaultdict
 from rdflib.namespace import RDF
 from rdflib.term import Identifier, URIRef
 
+from seams.model.trig_scan import Block, Statement, resolve_text
 from seams_edit.trig.layout import Edit, insert_after, insert_at_block_start
 from seams_edit.trig.mimic import Layout, read_layout
-from seams_edit.trig.scan import Block, Statement, resolve_text
 from seams_edit.trig.statement import parse_shape
 from seams_edit.trig.style import line_indent
 from seams_edit.trig.terms import iri_ref

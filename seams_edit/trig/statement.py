@@ -18,7 +18,7 @@ from rdflib import Graph
 from rdflib.term import BNode, Identifier, URIRef
 
 from seams.errors import EditError
-from seams_edit.trig.scan import Document, Statement, Token, line_of, significant
+from seams.model.trig_scan import Document, Statement, Token, line_of, significant
 
 Triple = tuple[Identifier, Identifier, Identifier]
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from seams_edit.trig.scan import Document, Statement
+from seams.model.trig_scan import Document, Statement
 from seams_edit.trig.statement import parse_shape
 
 _SAMPLE = 64

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rdflib.term import BNode, Identifier, URIRef
 
+from seams.model.trig_scan import Document, Statement
 from seams_edit.trig.mimic import Layout
-from seams_edit.trig.scan import Document, Statement
 from seams_edit.trig.style import Style, detect_style
 from seams_edit.trig.terms import Description, TermWriter
 

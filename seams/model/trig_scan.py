@@ -5,7 +5,8 @@ serializer reorders everything), so the editor only needs to know the byte
 spans of statements and the names they are about. This module finds them with
 one regular-expression pass that respects strings (long ones too), IRIs,
 comments and nesting; the few statements a patch touches are parsed properly
-later.
+later. The check's statement cache (seams.model.statement_cache) splits the
+model with it too, which is why it lives in the core and not in seams_edit.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ class Directive:
     offset: int
     prefix: str | None
     iri: str
+    end: int = -1  # after its last token (its '.' when written with '@')
 
 
 def namespaces(directives: list[Directive]) -> tuple[str | None, dict[str, str]]:
@@ -124,6 +126,8 @@ class Document:
     text: str
     directives: list[Directive]
     blocks: list[Block]
+    loose: list[tuple[int, int]] = field(default_factory=list)
+    """The (start, end) of each statement outside any graph block (the default graph)."""
 
     def __post_init__(self) -> None:
         self._offsets = [d.offset for d in self.directives]
@@ -196,6 +200,7 @@ class _Scanner:
         self.position = 0
         self.directives: list[Directive] = []
         self.blocks: list[Block] = []
+        self.loose: list[tuple[int, int]] = []
 
     def fail(self, offset: int, what: str) -> EditError:
         return EditError(f"{self.source}: {what} at line {line_of(self.text, offset)}")
@@ -221,14 +226,14 @@ class _Scanner:
                 iri = self.next("expected an IRI")
                 if not name.text.endswith(":") or iri.kind != "iri":
                     raise self.fail(name.start, "malformed prefix directive")
-                self.directives.append(Directive(token.start, name.text[:-1], iri.text[1:-1]))
                 self._directive_end(keyword)
+                self.directives.append(Directive(token.start, name.text[:-1], iri.text[1:-1], self.position))
             elif keyword in ("@base", "base"):
                 iri = self.next("expected an IRI")
                 if iri.kind != "iri":
                     raise self.fail(iri.start, "malformed base directive")
-                self.directives.append(Directive(token.start, None, iri.text[1:-1]))
                 self._directive_end(keyword)
+                self.directives.append(Directive(token.start, None, iri.text[1:-1], self.position))
             elif keyword == "graph":
                 name = self.next("expected a graph name")
                 brace = self.next("expected '{'")
@@ -239,7 +244,7 @@ class _Scanner:
                 self._block(token.start, None, token, keyword=False)
             else:
                 self._top_level(token)
-        return Document(self.source, self.text, self.directives, self.blocks)
+        return Document(self.source, self.text, self.directives, self.blocks, self.loose)
 
     def _directive_end(self, keyword: str) -> None:
         if keyword.startswith("@") and self.next("expected '.'").kind != "dot":
@@ -252,7 +257,8 @@ class _Scanner:
             if following.text == "{":
                 self._block(first.start, first, following, keyword=False)
                 return
-        self._statement_end(first.start, in_block=False)
+        end, _, _ = self._statement_end(first.start, in_block=False)
+        self.loose.append((first.start, end))
 
     def _block(self, header_start: int, name: Token | None, brace: Token, *, keyword: bool) -> None:
         name_iri = None
