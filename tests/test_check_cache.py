@@ -101,6 +101,25 @@ def test_an_unchanged_project_is_answered_from_the_cache(example_project, capsys
     assert len(fresh_calls) == 2  # a payload changed: checked again
 
 
+def test_the_statements_are_kept_from_the_second_check_here_on(example_project, capsys, fresh_calls):
+    """A fresh clone's one check (CI) does not pay for keeping the statements; an edit
+    checked after it does, and the check after that reads them (docs/performance.md)."""
+    pack = example_project / check_command.STATEMENTS
+    first = check(capsys, example_project)
+    assert entries(example_project) and not pack.exists()
+    trig = example_project / "model" / "model.trig"
+    trig.write_text(trig.read_text(encoding="utf-8").replace("sh:maxLength 500", "sh:maxLength 400", 1),
+                    encoding="utf-8")
+    edited = check(capsys, example_project)
+    assert any(pack.iterdir())
+    assert edited == check(capsys, example_project, "--no-cache")
+    trig.write_text(trig.read_text(encoding="utf-8").replace("sh:maxLength 400", "sh:maxLength 500", 1),
+                    encoding="utf-8")
+    shutil.rmtree(example_project / check_cache.DIRECTORY)  # so the undo is checked, from the statements
+    assert check(capsys, example_project) == first
+    assert check(capsys, example_project, "--no-cache") == first
+
+
 def test_no_cache_neither_reads_nor_writes(example_project, capsys, fresh_calls):
     check(capsys, example_project, "--no-cache")
     assert not (example_project / ".seams" / "check-cache").exists()

@@ -12,9 +12,10 @@ What a check found is kept under ``.seams/check-cache/``, keyed by the
 content of everything it reads (seams.project.check_cache): the same inputs
 print the same lines without loading the model. ``--no-cache`` neither reads
 nor writes it; deleting it only makes the next check do all the work.
-A check that misses keeps each TriG statement's parsed quads under
-``.seams/parse-cache/`` (seams.model.statement_cache), so after an edit only
-the changed statements are parsed again; ``--no-cache`` skips that too.
+A check that misses, in a project checked here before, keeps each TriG
+statement's parsed quads under ``.seams/parse-cache/``
+(seams.model.statement_cache), so after an edit only the changed statements
+are parsed again; ``--no-cache`` skips that too.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def cached_check(project: Project) -> check_cache.Verdict:
     stored = check_cache.read_verdict(project, key)
     if stored is not None:
         return stored
-    verdict = fresh_verdict(project, statements=statement_pack(project))
+    verdict = fresh_verdict(project, statements=statement_pack(project) if _checked_here(project) else None)
     if _key(project) == key:
         try:  # a .seams leading out of the project is refused; .seams/.gitignore keeps it out of git
             ensure_local_dir(project.root, check_cache.cache_path(project))
@@ -93,6 +94,21 @@ def _key(project: Project) -> str:
     from seams.generators.hookspecs import ENTRY_POINT_GROUP
 
     return check_cache.check_key(project, ENTRY_POINT_GROUP)
+
+
+def _checked_here(project: Project) -> bool:
+    """Whether this project was checked here before (a verdict or a statement pack is kept).
+
+    Keeping the statements costs the check that writes them about a quarter more than
+    a plain parse (docs/performance.md), which only re-checks win back: a fresh
+    clone's one check in CI never pays it, an editor's second check starts the pack."""
+    for kept in (check_cache.cache_path(project), project.root / STATEMENTS):
+        try:
+            if kept.is_dir() and any(kept.iterdir()):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def statement_pack(project: Project) -> StatementPack:
