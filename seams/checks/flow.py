@@ -66,13 +66,13 @@ def may_leave_unset(view: View, item: FlowElement) -> frozenset[URIRef]:
     element also sets another way (``seam:writes``, a decision output) are not among them."""
     if isinstance(item, Gateway) or item.form is None or item.form not in view.forms:
         return frozenset()
-    fields = [f for f in view.forms[item.form].fields if f.path is not None]
-    loose = {f.path for f in fields if (f.min_count or 0) < 1 and f.default is None}
-    firm = set(item.writes)
+    fields = [(f.path, f.always_submitted) for f in view.forms[item.form].fields if f.path is not None]
+    loose = {path for path, always in fields if not always}
+    firm: set[URIRef] = set(item.writes)
     decision = view.decisions.get(item.decided_by) if item.decided_by is not None else None
     if decision is not None:
         firm.update(o.process_variable for o in decision.outputs if isinstance(o.process_variable, URIRef))
-    firm.update(f.path for f in fields if (f.min_count or 0) >= 1 or f.default is not None)
+    firm.update(path for path, always in fields if always)
     return frozenset(loose - firm)
 
 
