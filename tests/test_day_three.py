@@ -155,3 +155,28 @@ def test_an_optional_field_without_a_default_is_unset_in_check_and_run_alike(pro
     ran = run_seams("run", "purchase-process", "--answers", str(answers), cwd=project, timeout=600)
     assert ran.returncode != 0 and "Traceback" not in ran.stderr
     assert "'comment' is not set" in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+
+
+def test_every_kind_of_checkbox_imports_with_the_value_it_submits_untouched() -> None:
+    """Camunda Forms, Camunda 7 formData and an embedded HTML form: a checkbox left as it is
+    submits false (true for an embedded one marked checked), so that is its default; a stated
+    defaultValue wins; other fields get none."""
+    from lxml import etree
+
+    from seams.importer.forms import camunda7_fields, camunda_form_fields
+    from seams.importer.html_forms import read_html_form
+
+    fields, _ = camunda_form_fields({"components": [
+        {"type": "checkbox", "key": "a"}, {"type": "checkbox", "key": "b", "defaultValue": True},
+        {"type": "textfield", "key": "c"}]})
+    assert [(f.key, f.default) for f in fields] == [("a", False), ("b", True), ("c", None)]
+    task = etree.fromstring(
+        '<userTask xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn">'
+        '<extensionElements><camunda:formData><camunda:formField id="a" type="boolean" />'
+        '<camunda:formField id="b" type="boolean" defaultValue="true" /><camunda:formField id="c" type="string" />'
+        "</camunda:formData></extensionElements></userTask>")
+    assert [(f.key, f.default) for f in camunda7_fields(task) or ()] == [("a", False), ("b", True), ("c", None)]
+    html = read_html_form(b'<form><input cam-variable-name="a" cam-variable-type="Boolean" type="checkbox">'
+                          b'<input cam-variable-name="b" type="checkbox" checked>'
+                          b'<input cam-variable-name="c" cam-variable-type="String" type="text"></form>', source="f.html")
+    assert [(f.key, f.default) for f in html.fields] == [("a", False), ("b", True), ("c", None)]
