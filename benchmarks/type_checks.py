@@ -6,7 +6,8 @@ then each new check runs once, cold, as in a check (the variable types and
 the memos of domain verdicts are built during that run). The reads check
 lives inside the must-be-set dataflow (``seams.checks.flow``), which keeps no
 memo, so its cost is the dataflow's best time of ``REPEATS`` with it minus
-the best without it.
+the best without it; so is the second pass that counts an optional form
+field without a default as unset for conditions.
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ def main(root: str, repeats: int) -> None:
         finally:
             flow._read_findings = original  # type: ignore[assignment]
         parts["reads on every path"] = max(0.0, with_reads - without_reads)
+        # conditions see optional fields without a default as unset: a second dataflow pass for a
+        # process whose forms have one (docs/conditions.md); without them the first pass serves
+        loose = flow.may_leave_unset
+        flow.may_leave_unset = lambda *args: frozenset()  # type: ignore[assignment]
+        try:
+            without_optional = best(repeats, lambda: flow.upstream_findings(model))
+        finally:
+            flow.may_leave_unset = loose  # type: ignore[assignment]
+        parts["optional fields at conditions"] = max(0.0, with_reads - without_optional)
         unmemoized = _without_memos(model, repeats)
     json.dump({"seconds": sum(parts.values()), "parts": parts, "unmemoized": unmemoized}, sys.stdout)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -116,7 +116,8 @@ def set_condition(payload: Payload, flow_id: str, text: str, *, name: str | None
     """Rewrite (or create) a sequence flow's condition, keeping its element and style.
 
     ``name`` renames a flow that has a name: its old name described the old
-    condition, and a label must not restate a rule that now lives elsewhere.
+    condition, and a label must not restate a rule that now lives elsewhere
+    (the caller passes None for a name that does not restate it, see `restates`).
     The old name is kept as the flow's documentation when it has none, and an
     edge label's bounds are re-estimated for the new text and kept clear of
     shapes where one of a few spots near the old label is (docs/edit.md).
@@ -159,6 +160,24 @@ def outcome_name(condition: str, variable: str) -> str:
     if match and match.group("name") == variable:
         return next(v for v in (match.group("dq"), match.group("sq"), match.group("bare")) if v is not None)
     return condition.strip()
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words of a text, ``leave_type`` and ``leaveType`` giving ``leave`` and ``type``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return {word.lower() for word in _WORD.findall(spaced) if len(word) > 2 or word.isdigit()}
+
+
+def restates(name: str, terms: Iterable[str]) -> bool:
+    """Whether a flow's ``name`` restates its old condition: it shares a word with ``terms``
+    (what the condition tests: its variables' names and labels, the values it compares
+    with). ``long or unpaid`` restates ``days > 20 or leave_type == "unpaid"`` and is
+    renamed when the rule moves into a decision; ``otherwise`` says where the flow goes,
+    not why, and stays true of the new condition, so it is kept (docs/edit.md)."""
+    return bool(_words(name) & {word for term in terms for word in _words(term)})
 
 
 def _rename_flow(payload: Payload, flow: etree._Element, name: str) -> None:

@@ -24,14 +24,14 @@ from seams_cli.commands.propose import build_prompt
 from seams_runtime.acceptance_source import acceptance_source
 
 TRIG = Path("model") / "model.trig"
-HELD_OUT = ('''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON
-        ] .''', '''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON
+HELD_OUT = ('''            seam:expect """{"booking_ref": "BK-2001"}"""^^rdf:JSON
+        ] .''', '''            seam:expect """{"booking_ref": "BK-2001"}"""^^rdf:JSON
         ], [
             rdfs:label "one sick day is booked" ;
             seam:heldOut true ;
-            seam:given "{\\"employee\\": \\"cy\\", \\"days\\": 1, \\"leave_type\\": \\"sick\\"}"^^rdf:JSON ;
-            seam:replies "{\\"calendar\\": \\"BK-3003\\"}"^^rdf:JSON ;
-            seam:expect "{\\"booking_ref\\": \\"BK-3003\\"}"^^rdf:JSON
+            seam:given """{"employee": "cy", "days": 1, "leave_type": "sick"}"""^^rdf:JSON ;
+            seam:replies """{"calendar": "BK-3003"}"""^^rdf:JSON ;
+            seam:expect """{"booking_ref": "BK-3003"}"""^^rdf:JSON
         ] .''')
 
 

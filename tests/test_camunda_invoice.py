@@ -180,8 +180,8 @@ def test_a_scenario_value_of_the_wrong_item_type_is_a_finding(runnable: Path, tm
     shutil.copytree(runnable, copy)
     trig = copy / "model" / "model.trig"
     trig.write_text(trig.read_text(encoding="utf-8").replace(
-        '{\\"approverGroups\\": [\\"accounting\\", \\"sales\\"], \\"approved\\": true}',
-        '{\\"approverGroups\\": [\\"accounting\\", 7], \\"approved\\": true}'), encoding="utf-8")
+        '{"approverGroups": ["accounting", "sales"], "approved": true}',
+        '{"approverGroups": ["accounting", 7], "approved": true}'), encoding="utf-8")
     lines = run_seams("check", cwd=copy).stdout.splitlines()
     assert ('shape ex:invoice seam:scenario: "happy path: the approver groups approve, the invoice is archived": '
             'seam:expect "approverGroups": item 7 is not an xsd:string') in lines

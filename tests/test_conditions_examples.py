@@ -49,6 +49,9 @@ def test_variant_goes_through_suggest_accept_generate_check_and_undo(capsys, tmp
 
     bpmn = (root / "model/leave.bpmn").read_text(encoding="utf-8")
     assert hr in bpmn and done in bpmn and before not in bpmn
+    # "long or unpaid" restated the rule now in the table; "otherwise" did not and is kept
+    assert '<bpmn:sequenceFlow id="Flow_HR" name="hr"' in bpmn
+    assert '<bpmn:sequenceFlow id="Flow_Done" name="otherwise"' in bpmn
     assert _run(capsys, root, "generate")[0] == 0
     assert _run(capsys, root, "check") == (0, ["seams check: no problems"])
 

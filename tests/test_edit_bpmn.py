@@ -18,7 +18,7 @@ from lxml import etree
 from seams.errors import EditError
 from seams.model.payloads import parse_xml
 from seams.vocab import BPMN_NS, BPMNDI_NS, CAMUNDA_NS, DC_NS, DI_NS, ZEEBE_NS
-from seams_edit.bpmn import insert_task_before, outcome_name, set_condition
+from seams_edit.bpmn import insert_task_before, outcome_name, restates, set_condition
 from seams_edit.xml import load_payload, save_payload
 
 FIXTURES = Path(__file__).parent / "fixtures" / "edit_xml"
@@ -378,6 +378,19 @@ DIAGRAMS = Path(__file__).parent / "fixtures" / "diagrams"
 ])
 def test_a_flow_is_named_by_the_value_its_new_condition_tests(condition: str, name: str) -> None:
     assert outcome_name(condition, "escalation") == name
+
+
+@pytest.mark.parametrize("name,terms,restated", [
+    ("long or unpaid", ["days", "Days", "20", "leave_type", "Leave type", "unpaid"], True),  # the value
+    ("otherwise", ["days", "Days", "20", "leave_type", "Leave type", "unpaid"], False),
+    ("over 20 days", ["days", "20"], True),
+    ("Paid leave", ["leaveType", "sick"], True),  # a camelCase variable's words
+    ("else", [], False),  # a flow that had no condition restates nothing
+    ("a", ["a"], False),  # words of one or two letters say nothing
+])
+def test_a_name_restates_a_condition_when_it_shares_a_word_with_what_it_tests(name: str, terms: list[str],
+                                                                              restated: bool) -> None:
+    assert restates(name, terms) is restated
 
 
 def test_a_renamed_flow_keeps_its_old_name_as_documentation_and_its_label_is_resized() -> None:

@@ -340,7 +340,7 @@ def test_nested_nodes_a_neighbour_writes_on_several_lines_stay_on_several():
         (LEAVE_EX.Notify, RDFS.label, Literal("Notify"), g),
     ))
     new = apply_patch(text, patch, source="model.trig")
-    end_of_record_leave = '"{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON\n        ] .\n'
+    end_of_record_leave = '"""{"booking_ref": "BK-2001"}"""^^rdf:JSON\n        ] .\n'
     after = text.index(end_of_record_leave) + len(end_of_record_leave)
     statement = (
         "\n"

@@ -51,7 +51,7 @@ def trig(root: Path) -> Path:
 
 
 def test_deep_json_in_a_given_is_a_check_finding(project):
-    edit(trig(project), '"{\\"employee\\": \\"ana\\", \\"days\\": 3, \\"leave_type\\": \\"annual\\"}"^^rdf:JSON',
+    edit(trig(project), '"""{"employee": "ana", "days": 3, "leave_type": "annual"}"""^^rdf:JSON',
          f'"{DEEP}"^^rdf:JSON', 1)
     before = snapshot(project)
     result = run_seams("check", cwd=project)
@@ -61,7 +61,7 @@ def test_deep_json_in_a_given_is_a_check_finding(project):
 
 
 def test_deep_json_in_a_given_does_not_crash_propose(project):
-    edit(trig(project), '"{\\"employee\\": \\"ana\\", \\"days\\": 3, \\"leave_type\\": \\"annual\\"}"^^rdf:JSON',
+    edit(trig(project), '"""{"employee": "ana", "days": 3, "leave_type": "annual"}"""^^rdf:JSON',
          f'"{DEEP}"^^rdf:JSON', 1)
     answer = project.parent / "answer.py"
     answer.write_text("def handle(inputs, bindings):\n    return {}\n", encoding="utf-8")

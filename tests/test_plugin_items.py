@@ -231,7 +231,7 @@ def test_unlabeled_and_broken_examples_get_stable_items(pytester, project):
     trig = project / "model" / "model.trig"
     edit(trig, 'rdfs:label "annual leave is booked" ;', "")
     edit(trig, 'rdfs:label "unpaid leave is booked" ;', "")
-    edit(trig, 'seam:given "{\\"employee\\": \\"ben\\", \\"days\\": 25, \\"leave_type\\": \\"unpaid\\"}"^^rdf:JSON',
+    edit(trig, 'seam:given """{"employee": "ben", "days": 25, "leave_type": "unpaid"}"""^^rdf:JSON',
          'seam:given "[1, 2]"^^rdf:JSON')
     write_handler(project, "record_leave",
                   "def handle(inputs, bindings):\n    return {'booking_ref': bindings.calendar(inputs['employee'], inputs['leave_type'], inputs['days'])}\n")

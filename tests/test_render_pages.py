@@ -59,7 +59,8 @@ def test_the_suggestion_page_shows_the_change(pages: dict[str, Path]) -> None:
     assert set(marks(root, "New decision").values()) == {"added"}
     conditions = next(s for s in root.iter("section") if s.findtext("h2").startswith("Conditions"))
     rows = [[" ".join(td.itertext()) for td in tr.iter("td")] for tr in conditions.iter("tr")][1:]
-    assert rows == [["Flow_Done", "none", 'days <= 20 and leave_type != "unpaid"', 'escalation == "none"'],
+    # the name column is the flow's name after the change: "otherwise" restated nothing and is kept
+    assert rows == [["Flow_Done", "otherwise", 'days <= 20 and leave_type != "unpaid"', 'escalation == "none"'],
                     ["Flow_HR", "hr", 'days > 20 or leave_type == "unpaid"', 'escalation == "hr"']]
     samples = next(s for s in root.iter("section") if s.findtext("h2") == "Routing samples")
     count = int(re.search(r"(\d+) sample inputs", " ".join(samples.itertext())).group(1))

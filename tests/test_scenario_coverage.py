@@ -211,8 +211,8 @@ def test_a_scenario_that_takes_another_branch_leaves_its_flow_uncovered(pytester
     """The refusal scenario now submits an approval: it fails (its path is not the expected one),
     its run still counts, and the refusal flow is reported with the data that would take it."""
     root = _example_with_handlers(pytester)
-    edit(root / "model" / "model.trig", '{\\"approved\\": false, \\"review_note\\": \\"busy month\\"}',
-         '{\\"approved\\": true, \\"review_note\\": \\"busy month\\"}')
+    edit(root / "model" / "model.trig", '{"approved": false, "review_note": "busy month"}',
+         '{"approved": true, "review_note": "busy month"}')
     result = pytester.runpytest("-k", "scenario", "--seams-coverage", *QUIET)
     result.assert_outcomes(passed=4, failed=1)
     assert [line for line in result.outlines if line.startswith(("seams coverage", "uncovered"))] == [

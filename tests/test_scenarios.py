@@ -133,10 +133,10 @@ def test_scenarios_are_checked_against_the_bpmn_and_the_model(tmp_path: Path) ->
     root = copy_example(tmp_path)
     trig = root / "model" / "model.trig"
     edit(trig, 'seam:expectEnd "EndEvent_Rejected"', 'seam:expectEnd "EndEvent_Refused"')
-    edit(trig, '\\"Flow_Auto\\", \\"Flow_6\\"', '\\"Flow_Automatic\\", \\"Flow_6\\"')
+    edit(trig, '"Flow_Auto", "Flow_6"', '"Flow_Automatic", "Flow_6"')
     edit(trig, 'rdfs:label "short sick leave is reviewed"', 'rdfs:label "long unpaid leave goes to HR"')
-    edit(trig, "seam:task ex:ManagerReview ; seam:values \"{\\\"approved\\\": false",
-         "seam:task ex:CheckBalance ; seam:values \"{\\\"approved\\\": false", 1)
+    edit(trig, 'seam:task ex:ManagerReview ; seam:values """{"approved": false',
+         'seam:task ex:CheckBalance ; seam:values """{"approved": false', 1)
     model = load_model(load_project(root))
     lines = [f.line() for f in scenario_findings(model)]
     assert lines == [
@@ -155,7 +155,7 @@ def test_scenarios_are_checked_against_the_bpmn_and_the_model(tmp_path: Path) ->
 
 def test_submitted_values_are_checked_against_the_variables(tmp_path: Path) -> None:
     root = copy_example(tmp_path)
-    edit(root / "model" / "model.trig", '\\"days\\": 3,', '\\"days\\": \\"three\\", \\"nights\\": 2,')
+    edit(root / "model" / "model.trig", '"days": 3,', '"days": "three", "nights": 2,')
     lines = [f.line() for f in scenario_findings(load_model(load_project(root)))]
     assert lines == [
         'shape ex:LeaveRequestProcess seam:scenario: "short annual leave is booked at once": seam:values of '
@@ -171,7 +171,7 @@ def test_a_scenario_changes_no_task_s_context_hash(tmp_path: Path) -> None:
     hashes = {t.iri: context_for(before, t).hash for t in before.view.service_tasks()}
     edit(root / "model" / "model.trig", "    # Process variables\n",
          '    ex:LeaveRequestProcess seam:scenario [ rdfs:label "one more" ; seam:expectEnd "EndEvent_Done" ;\n'
-         '        seam:replies "{\\"balances\\": 1}"^^rdf:JSON ] .\n\n    # Process variables\n')
+         '        seam:replies """{"balances": 1}"""^^rdf:JSON ] .\n\n    # Process variables\n')
     after = load_model(load_project(root))
     assert len(after.view.processes[next(iter(after.view.processes))].scenarios) == 6
     assert {t.iri: context_for(after, t).hash for t in after.view.service_tasks()} == hashes

@@ -40,9 +40,9 @@ def test_every_targeted_property_shape_carries_a_message():
 
 CHECK_BALANCE_HANDLER = 'seam:handler "check_balance" ;'
 LABELLED_EXAMPLE = 'rdfs:label "annual leave left" ;'
-ANNUAL_GIVEN = 'seam:given "{\\"employee\\": \\"ana\\", \\"leave_type\\": \\"annual\\"}"^^rdf:JSON ;'
-ANNUAL_REPLIES = 'seam:replies "{\\"balances\\": 12.5}"^^rdf:JSON ;'
-ANNUAL_EXPECT = 'seam:expect "{\\"balance_left\\": 12.5}"^^rdf:JSON'
+ANNUAL_GIVEN = 'seam:given """{"employee": "ana", "leave_type": "annual"}"""^^rdf:JSON ;'
+ANNUAL_REPLIES = 'seam:replies """{"balances": 12.5}"""^^rdf:JSON ;'
+ANNUAL_EXPECT = 'seam:expect """{"balance_left": 12.5}"""^^rdf:JSON'
 DAYS_INPUT = 'dec:input [ dec:variable "days" ; dec:fromPath ex:days ]'
 APPROVAL_OUTPUT = 'dec:output [ dec:variable "approval" ; dec:processVariable ex:approval ] ;'
 
@@ -118,14 +118,14 @@ CASES = {
                                  '"annual leave left": seam:replies is a JSON list; expected a JSON object')]),
     "example without expect": ([(ANNUAL_EXPECT, 'rdfs:comment "no expect"')],
                                [("ex:CheckBalance", "seam:example", "needs exactly one seam:expect")]),
-    "example given an unread variable": ([(ANNUAL_GIVEN, 'seam:given "{\\"employee\\": \\"ana\\", \\"days\\": 3}"^^rdf:JSON ;')],
+    "example given an unread variable": ([(ANNUAL_GIVEN, 'seam:given """{"employee": "ana", "days": 3}"""^^rdf:JSON ;')],
                                          [("ex:CheckBalance", "seam:example",
                                            'seam:given names "days", which is no variable the task reads '
                                            "(expected one of: employee, leave_type)")]),
-    "example replies for an unused binding": ([(ANNUAL_REPLIES, 'seam:replies "{\\"calendar\\": 1}"^^rdf:JSON ;')],
+    "example replies for an unused binding": ([(ANNUAL_REPLIES, 'seam:replies """{"calendar": 1}"""^^rdf:JSON ;')],
                                               [("ex:CheckBalance", "seam:example",
                                                 'seam:replies names "calendar", which is no binding the task uses')]),
-    "example expects an unwritten variable": ([(ANNUAL_EXPECT, 'seam:expect "{\\"balance\\": 12.5}"^^rdf:JSON')],
+    "example expects an unwritten variable": ([(ANNUAL_EXPECT, 'seam:expect """{"balance": 12.5}"""^^rdf:JSON')],
                                               [("ex:CheckBalance", "seam:example",
                                                 'seam:expect names "balance", which is no variable the task writes '
                                                 "(expected one of: balance_left)")]),

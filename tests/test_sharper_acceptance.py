@@ -35,14 +35,14 @@ QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-W", "ignore::D
 FAKE = Path(__file__).parent / "fixtures" / "providers" / "fake.py"
 TRIG = Path("model") / "model.trig"
 ITEM = "seams.toml::record_leave::"
-HELD_OUT = ('''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON
-        ] .''', '''            seam:expect "{\\"booking_ref\\": \\"BK-2001\\"}"^^rdf:JSON
+HELD_OUT = ('''            seam:expect """{"booking_ref": "BK-2001"}"""^^rdf:JSON
+        ] .''', '''            seam:expect """{"booking_ref": "BK-2001"}"""^^rdf:JSON
         ], [
             rdfs:label "one sick day is booked" ;
             seam:heldOut true ;
-            seam:given "{\\"employee\\": \\"cy\\", \\"days\\": 1, \\"leave_type\\": \\"sick\\"}"^^rdf:JSON ;
-            seam:replies "{\\"calendar\\": \\"BK-3003\\"}"^^rdf:JSON ;
-            seam:expect "{\\"booking_ref\\": \\"BK-3003\\"}"^^rdf:JSON
+            seam:given """{"employee": "cy", "days": 1, "leave_type": "sick"}"""^^rdf:JSON ;
+            seam:replies """{"calendar": "BK-3003"}"""^^rdf:JSON ;
+            seam:expect """{"booking_ref": "BK-3003"}"""^^rdf:JSON
         ] .''')
 
 
@@ -144,8 +144,8 @@ GOOD = ("def handle(inputs, bindings):\n"
 KEYWORDS = ("def handle(inputs, bindings):\n"
             "    return {'booking_ref': bindings.calendar(days=inputs['days'], employee=inputs['employee'],\n"
             "                                             leave_type=inputs['leave_type'])}\n")
-PINNED = ('seam:replies "{\\"calendar\\": \\"BK-1042\\"}"^^rdf:JSON',
-          'seam:replies "{\\"calendar\\": [{\\"args\\": [\\"ana\\", \\"annual\\", 3], \\"reply\\": \\"BK-1042\\"}]}"'
+PINNED = ('seam:replies """{"calendar": "BK-1042"}"""^^rdf:JSON',
+          'seam:replies """{"calendar": [{"args": ["ana", "annual", 3], "reply": "BK-1042"}]}"""'
           '^^rdf:JSON')
 
 
@@ -279,13 +279,13 @@ def test_seams_check_names_reply_entries_that_cannot_match(tmp_path):
     from seams.checks.examples import example_findings
 
     root = copy_example(tmp_path)
-    edit(root / TRIG, 'seam:replies "{\\"calendar\\": \\"BK-1042\\"}"^^rdf:JSON',
-         'seam:replies "{\\"calendar\\": [{\\"args\\": [\\"ana\\", \\"annual\\", 3, 4], \\"reply\\": \\"BK-1\\"}, '
-         '{\\"args\\": [\\"ana\\"], \\"kwargs\\": {\\"leave_type\\": \\"annual\\"}, \\"reply\\": \\"BK-2\\"}, '
-         '{\\"kwargs\\": {\\"employee\\": \\"ana\\", \\"leave_type\\": \\"annual\\"}, \\"reply\\": \\"BK-3\\"}]}"'
+    edit(root / TRIG, 'seam:replies """{"calendar": "BK-1042"}"""^^rdf:JSON',
+         'seam:replies """{"calendar": [{"args": ["ana", "annual", 3, 4], "reply": "BK-1"}, '
+         '{"args": ["ana"], "kwargs": {"leave_type": "annual"}, "reply": "BK-2"}, '
+         '{"kwargs": {"employee": "ana", "leave_type": "annual"}, "reply": "BK-3"}]}"""'
          '^^rdf:JSON')
-    edit(root / TRIG, 'seam:replies "{\\"calendar\\": \\"BK-2001\\"}"^^rdf:JSON',
-         'seam:replies "{\\"calendar\\": [{\\"arg\\": [\\"ben\\"], \\"reply\\": \\"BK-2001\\"}]}"^^rdf:JSON')
+    edit(root / TRIG, 'seam:replies """{"calendar": "BK-2001"}"""^^rdf:JSON',
+         'seam:replies """{"calendar": [{"arg": ["ben"], "reply": "BK-2001"}]}"""^^rdf:JSON')
     project = load_project(root)
     lines = [f.line() for f in example_findings(load_model(project))]
     assert lines == [

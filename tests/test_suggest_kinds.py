@@ -47,11 +47,11 @@ def alike_project(tmp_path: Path) -> Path:
     trig = root / "model" / "model.trig"
     edit(trig, '        seam:payloadElement "Task_HRReview" .',
          '        seam:payloadElement "Task_HRReview" ;\n        seam:form ex:HrReviewForm .')
-    edit(trig, '[ seam:task ex:ManagerReview ; seam:values "{\\"approved\\": true}"^^rdf:JSON ] ;\n'
-               '            seam:replies "{\\"balances\\": 0',
-         '[ seam:task ex:ManagerReview ; seam:values "{\\"approved\\": true}"^^rdf:JSON ] ,\n'
-         '                [ seam:task ex:HrReview ; seam:values "{\\"approved\\": true}"^^rdf:JSON ] ;\n'
-         '            seam:replies "{\\"balances\\": 0')
+    edit(trig, '[ seam:task ex:ManagerReview ; seam:values """{"approved": true}"""^^rdf:JSON ] ;\n'
+               '            seam:replies """{"balances": 0',
+         '[ seam:task ex:ManagerReview ; seam:values """{"approved": true}"""^^rdf:JSON ] ,\n'
+         '                [ seam:task ex:HrReview ; seam:values """{"approved": true}"""^^rdf:JSON ] ;\n'
+         '            seam:replies """{"balances": 0')
     edit(trig, "    ex:BookingShape a sh:NodeShape ;", """    ex:HrReviewForm a sh:NodeShape ;
         rdfs:label "HR review form" ;
         sh:targetClass ex:HrReviewRecord ;

@@ -57,10 +57,10 @@ def assert_exactly(findings: list[Finding], want: list[tuple[str, str, str | Non
 
 # ------------------------------------------------------------------ edits of the example
 
-BALANCE_EXPECT = 'seam:expect "{\\"balance_left\\": 12.5}"^^rdf:JSON'
-ANNUAL_GIVEN = 'seam:given "{\\"employee\\": \\"ana\\", \\"leave_type\\": \\"annual\\"}"^^rdf:JSON ;'
-BOOKED_GIVEN = 'seam:given "{\\"employee\\": \\"ana\\", \\"days\\": 3, \\"leave_type\\": \\"annual\\"}"^^rdf:JSON ;'
-BOOKED_EXPECT = 'seam:expect "{\\"booking_ref\\": \\"BK-1042\\"}"^^rdf:JSON'
+BALANCE_EXPECT = 'seam:expect """{"balance_left": 12.5}"""^^rdf:JSON'
+ANNUAL_GIVEN = 'seam:given """{"employee": "ana", "leave_type": "annual"}"""^^rdf:JSON ;'
+BOOKED_GIVEN = 'seam:given """{"employee": "ana", "days": 3, "leave_type": "annual"}"""^^rdf:JSON ;'
+BOOKED_EXPECT = 'seam:expect """{"booking_ref": "BK-1042"}"""^^rdf:JSON'
 RECORD_READS = "seam:reads ex:employee, ex:days, ex:leaveType ;"
 CHECK_READS = "seam:reads ex:employee, ex:leaveType ;"
 DETERMINE_READS = "seam:reads ex:days, ex:leaveType ;\n        seam:writes ex:approval ."
@@ -80,9 +80,9 @@ START_DATE_READ = (RECORD_READS, "seam:reads ex:employee, ex:days, ex:leaveType,
 
 def given(**values: str) -> str:
     """The 'annual leave is booked' example's seam:given with some values replaced (JSON text)."""
-    fields = {"employee": '\\"ana\\"', "days": "3", "leave_type": '\\"annual\\"', **values}
-    inner = ", ".join(f'\\"{k}\\": {v}' for k, v in fields.items())
-    return f'seam:given "{{{inner}}}"^^rdf:JSON ;'
+    fields = {"employee": '"ana"', "days": "3", "leave_type": '"annual"', **values}
+    inner = ", ".join(f'"{k}": {v}' for k, v in fields.items())
+    return f'seam:given """{{{inner}}}"""^^rdf:JSON ;'
 
 
 def rule_cell(rule: str, old: str, new: str) -> tuple[str, str]:
@@ -93,26 +93,26 @@ def rule_cell(rule: str, old: str, new: str) -> tuple[str, str]:
 ISSUE = {
     # examples against the shapes of what the task reads and writes
     "expect a string where a boolean-like value is due": dict(
-        trig=[(BALANCE_EXPECT, 'seam:expect "{\\"balance_left\\": true}"^^rdf:JSON')],
+        trig=[(BALANCE_EXPECT, 'seam:expect """{"balance_left": true}"""^^rdf:JSON')],
         want=[("shape", "ex:CheckBalance", "seam:example",
                '"annual leave left": seam:expect "balance_left": True is not an xsd:decimal')]),
     "expect outside the output shape's range": dict(
-        trig=[(BALANCE_EXPECT, 'seam:expect "{\\"balance_left\\": -180}"^^rdf:JSON')],
+        trig=[(BALANCE_EXPECT, 'seam:expect """{"balance_left": -180}"""^^rdf:JSON')],
         want=[("shape", "ex:CheckBalance", "seam:example",
                'seam:expect "balance_left": -180 breaks sh:minInclusive 0 (sh:property of ex:BookingShape)')]),
     "given breaks the form's pattern": dict(
-        trig=[(ANNUAL_GIVEN, 'seam:given "{\\"employee\\": \\"P-1\\", \\"leave_type\\": \\"annual\\"}"^^rdf:JSON ;')],
+        trig=[(ANNUAL_GIVEN, 'seam:given """{"employee": "P-1", "leave_type": "annual"}"""^^rdf:JSON ;')],
         want=[("shape", "ex:CheckBalance", "seam:example",
                "seam:given \"employee\": 'P-1' does not match '^[a-z][a-z0-9_]*$' (sh:property of ex:LeaveForm)")]),
     "given outside sh:in": dict(
-        trig=[(BOOKED_GIVEN, given(leave_type='\\"boat\\"'))],
+        trig=[(BOOKED_GIVEN, given(leave_type='"boat"'))],
         want=[("shape", "ex:RecordLeave", "seam:example",
                "seam:given \"leave_type\": 'boat' is not one of 'annual', 'sick', 'unpaid'")]),
     "given a number as a string": dict(
-        trig=[(BOOKED_GIVEN, given(days='\\"3\\"'))],
+        trig=[(BOOKED_GIVEN, given(days='"3"'))],
         want=[("shape", "ex:RecordLeave", "seam:example", "seam:given \"days\": '3' is not an xsd:integer")]),
     "given an impossible date": dict(
-        trig=[START_DATE_READ, (BOOKED_GIVEN, given(start_date='\\"2024-13-01\\"'))],
+        trig=[START_DATE_READ, (BOOKED_GIVEN, given(start_date='"2024-13-01"'))],
         want=[("shape", "ex:RecordLeave", "seam:example",
                "seam:given \"start_date\": '2024-13-01' is not an xsd:date")]),
     # decisions against the variables
@@ -186,14 +186,14 @@ CATALOGUE = {
         trig=[START_DATE_READ, (BOOKED_GIVEN, given(start_date="20240101"))],
         want=[("shape", "ex:RecordLeave", "seam:example", 'seam:given "start_date": 20240101 is not an xsd:date')]),
     "expect breaks the output shape's pattern": dict(
-        trig=[(BOOKED_EXPECT, 'seam:expect "{\\"booking_ref\\": \\"X-1042\\"}"^^rdf:JSON')],
+        trig=[(BOOKED_EXPECT, 'seam:expect """{"booking_ref": "X-1042"}"""^^rdf:JSON')],
         want=[("shape", "ex:RecordLeave", "seam:example",
                "\"annual leave is booked\": seam:expect \"booking_ref\": 'X-1042' does not match '^BK-[0-9]+$'")]),
     "expect an infinite decimal": dict(
-        trig=[(BALANCE_EXPECT, 'seam:expect "{\\"balance_left\\": 1e999}"^^rdf:JSON')],
+        trig=[(BALANCE_EXPECT, 'seam:expect """{"balance_left": 1e999}"""^^rdf:JSON')],
         want=[("shape", "ex:CheckBalance", "seam:example", 'seam:expect "balance_left": inf is not an xsd:decimal')]),
     "replies left out on a task that uses a binding": dict(
-        trig=[('seam:replies "{\\"balances\\": 12.5}"^^rdf:JSON ;', "")],
+        trig=[('seam:replies """{"balances": 12.5}"""^^rdf:JSON ;', "")],
         want=[("shape", "ex:CheckBalance", "seam:example",
                '"annual leave left": an example needs exactly one seam:replies, an rdf:JSON object of binding '
                "replies by binding name (the task uses ex:Balances)")]),
@@ -277,11 +277,11 @@ CATALOGUE = {
     "a variable no step sets": dict(
         trig=[(DAYS_FIELD + "\n                      sh:minCount 1 ; sh:minInclusive 1 ; sh:maxInclusive 60 ; "
                "sh:order 3 ] ,\n                    ", "")],
-        want=[("decision", "Flow_Done", "bpmn:conditionExpression", 'reads "days", which is not set'),
+        want=[("decision", "Flow_Done", "bpmn:conditionExpression", '"days" read by gateway Gateway_Escalate is not set'),
               ("decision", "Flow_HR", "bpmn:conditionExpression",
-               'reads "days", which is not set on every path from the start of ex:LeaveRequestProcess to '
-               "Gateway_Escalate; unset on the path StartEvent_1 -> Task_Submit -> Task_CheckBalance -> "
-               "Task_ApprovalLevel -> Gateway_Approval -> Task_RecordLeave -> Gateway_Escalate"),
+               '"days" read by gateway Gateway_Escalate is not set on the path StartEvent_1 -> Task_Submit -> '
+               "Task_CheckBalance -> Task_ApprovalLevel -> Gateway_Approval -> Task_RecordLeave -> Gateway_Escalate; "
+               "expected a form field, seam:writes or decision output that sets it earlier"),
               ("decision", "ex:DetermineApproval", "seam:decidedBy",
                'input "days" of ex:ApprovalLevel reads ex:days (dec:fromPath), which is not set on every path '
                "from the start of ex:LeaveRequestProcess to Task_ApprovalLevel; unset on the path StartEvent_1 -> "
@@ -318,8 +318,8 @@ def test_the_catalogue_is_long_enough_and_distinct_from_the_issue():
 CLEAN_VARIANTS = {
     "replies left out on a task that uses no binding": dict(
         trig=[("seam:uses ex:Calendar ;", ""),
-              ('seam:replies "{\\"calendar\\": \\"BK-1042\\"}"^^rdf:JSON ;', ""),
-              ('seam:replies "{\\"calendar\\": \\"BK-2001\\"}"^^rdf:JSON ;', "")]),
+              ('seam:replies """{"calendar": "BK-1042"}"""^^rdf:JSON ;', ""),
+              ('seam:replies """{"calendar": "BK-2001"}"""^^rdf:JSON ;', "")]),
     "a FEEL-prefixed typeRef of the right type": dict(
         dmn=[(DAYS_TYPE_REF, DAYS_TYPE_REF.replace('typeRef="integer"', 'typeRef="feel:number"'))]),
     "a Camunda 7 long over an integer": dict(
@@ -327,7 +327,7 @@ CLEAN_VARIANTS = {
     "an example value at the form's bounds": dict(
         trig=[(BOOKED_GIVEN, given(days="60"))]),
     "an example decimal given as an integer": dict(
-        trig=[(BALANCE_EXPECT, 'seam:expect "{\\"balance_left\\": 12}"^^rdf:JSON')]),
+        trig=[(BALANCE_EXPECT, 'seam:expect """{"balance_left": 12}"""^^rdf:JSON')]),
 }
 
 
@@ -346,7 +346,7 @@ ODD = {
     "an infinite bound": [("sh:maxInclusive 60 ;", 'sh:maxInclusive "INF"^^xsd:double ;')],
     "an empty sh:in": [(LEAVE_TYPE_IN, "sh:in ( )")],
     "a nested object as an example value": [(ANNUAL_GIVEN,
-                                             'seam:given "{\\"employee\\": {\\"a\\": [1]}, \\"leave_type\\": 1e999}"'
+                                             'seam:given """{"employee": {"a": [1]}, "leave_type": 1e999}"""'
                                              "^^rdf:JSON ;")],
     "a date bound on an integer": [("sh:maxInclusive 60 ;", 'sh:maxInclusive "2024-01-01"^^xsd:date ;')],
 }
@@ -371,7 +371,7 @@ def test_an_invalid_pattern_is_one_finding_per_example_value(tmp_path):
 def test_seams_check_prints_the_type_findings_and_exits_1(tmp_path):
     root = copy_example(tmp_path)
     edit(root / MODEL / "leave.bpmn", APPROVED_CONDITION, "approved == 0</bpmn:conditionExpression>")
-    edit(root / MODEL / "model.trig", BOOKED_GIVEN, given(days='\\"3\\"'))
+    edit(root / MODEL / "model.trig", BOOKED_GIVEN, given(days='"3"'))
     result = run_seams("check", cwd=root)
     assert result.returncode == 1, result.stderr
     # model checks first (shapes, then decisions); the edited example also makes a generated stub stale

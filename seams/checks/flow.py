@@ -61,6 +61,23 @@ def variables_set_by(view: View, item: FlowElement) -> frozenset[URIRef]:
     return frozenset(found)
 
 
+def may_leave_unset(view: View, item: FlowElement) -> frozenset[URIRef]:
+    """The variables a flow element's form may leave unset: an optional field (no ``sh:minCount``
+    of 1 or more) without a ``sh:defaultValue``, which an answer may leave out and the engine then
+    does not set (a field with a default is submitted with it, as Tasklist does). Variables the
+    element also sets another way (``seam:writes``, a decision output) are not among them."""
+    if isinstance(item, Gateway) or item.form is None or item.form not in view.forms:
+        return frozenset()
+    fields = [(f.path, f.always_submitted) for f in view.forms[item.form].fields if f.path is not None]
+    loose = {path for path, always in fields if not always}
+    firm: set[URIRef] = set(item.writes)
+    decision = view.decisions.get(item.decided_by) if item.decided_by is not None else None
+    if decision is not None:
+        firm.update(o.process_variable for o in decision.outputs if isinstance(o.process_variable, URIRef))
+    firm.update(path for path, always in fields if always)
+    return frozenset(loose - firm)
+
+
 def process_variables(view: View) -> dict[URIRef, set[URIRef]]:
     """The variables each process has: what its elements set or read, and its decisions' inputs."""
     used: dict[URIRef, set[URIRef]] = defaultdict(set)
@@ -336,7 +353,13 @@ def upstream_findings(model: Model) -> list[Finding]:
         process = flow.process
         items = {node: index.get((process.iri, node), []) for node in process.nodes}
         found.extend(_decision_input_findings(model, process, items, flow.before, flow.graph, flow.sets))
-        found.extend(_condition_findings(model, process, flow.by_name, flow.before, flow.sets, flow.graph))
+        # a condition fails on a variable an answer left out: optional fields without a default
+        # do not count as set for conditions (docs/conditions.md, "A variable a path leaves unset")
+        loose = {node: frozenset().union(*(may_leave_unset(view, i) for i in found_items))
+                 for node, found_items in items.items()}
+        strict = {node: here - loose.get(node, frozenset()) for node, here in flow.sets.items()}
+        strict_before = flow.graph.must_be_set(strict) if strict != flow.sets else flow.before
+        found.extend(_condition_findings(model, process, flow.by_name, strict_before, strict, flow.graph, loose))
         local = {node.get("id", ""): names for node in flow.element.iter()
                  if isinstance(node.tag, str) and (names := bpmn_local_inputs(node))}
         found.extend(_read_findings(model, process, items, flow.before, flow.graph, flow.sets, local))
@@ -519,8 +542,10 @@ def _decision_input_findings(model: Model, process: Process, items: dict[str, li
 
 
 def _condition_findings(model: Model, process: Process, by_name: dict[str, set[URIRef]],
-                        before: dict[str, frozenset[URIRef]],
-                        sets: dict[str, frozenset[URIRef]], graph: FlowGraph) -> Iterable[Finding]:
+                        before: dict[str, frozenset[URIRef]], sets: dict[str, frozenset[URIRef]],
+                        graph: FlowGraph, loose: dict[str, frozenset[URIRef]]) -> Iterable[Finding]:
+    """Conditions that do not parse, name no variable, or read one some path leaves unset: the
+    line names the shortest such path from a start (breadth-first, ids in sorted order)."""
     for flow in sorted(process.flows.values(), key=lambda f: f.id):
         if flow.condition is None:
             continue
@@ -547,10 +572,27 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
                 if not by_name[name] & available:
                     variable = sorted(by_name[name], key=str)[0]
                     yield Finding(KIND, flow.id, CONDITION,
-                                  f'reads "{name}", which is not set on every path from the start of '
-                                  f"{model.qname(process.iri)} to {flow.source}"
-                                  f"{_on_path(graph, flow.source, variable, sets)}; expected a form field, "
-                                  "seam:writes or decision output that sets it earlier")
+                                  _unset_read(model, process, flow.source, name, variable, graph, sets, loose))
+
+
+def _unset_read(model: Model, process: Process, node: str, name: str, variable: URIRef, graph: FlowGraph,
+                sets: dict[str, frozenset[URIRef]], loose: dict[str, frozenset[URIRef]]) -> str:
+    """``"approved" read by gateway Gateway_1 is not set on the path StartEvent_1 -> Task_A ->
+    Gateway_1; ...`` with the next step: a default for an optional field on the path that
+    could set it, else an element that sets it earlier."""
+    kind = process.nodes[node].kind if node in process.nodes else ""
+    reader = f"gateway {node}" if kind.endswith("Gateway") else f"{kind or 'element'} {node}"
+    path = graph.unset_path(node, variable, sets)
+    where = (f"the path {' -> '.join(path)}" if path
+             else f"every path from the start of {model.qname(process.iri)} to {node}")
+    optional = [step for step in path if variable in loose.get(step, frozenset())]
+    if optional:
+        step = f"the form of {optional[0]} may leave it out (an optional field without sh:defaultValue); " \
+               "expected a sh:defaultValue or sh:minCount 1 on that field, or a seam:writes or decision " \
+               "output that sets it earlier"
+    else:
+        step = "expected a form field, seam:writes or decision output that sets it earlier"
+    return f'"{name}" read by {reader} is not set on {where}; {step}'
 
 
 def _declared(model: Model, name: str) -> URIRef | None:

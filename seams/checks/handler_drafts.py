@@ -108,10 +108,13 @@ def draft_findings(project: Project, model: Model) -> list[Finding]:
                                  f"the task of the draft {module} no longer resolves; "
                                  "review the draft and its lock record"))
         elif context_for(model, iri).hash != record["context_hash"]:
-            stale.append(Finding("draft-stale", model.qname(iri), None,
-                                 f"a fact the draft {module} was written from changed; review it, "
-                                 f"then run seams accept {handler} (or seams propose {handler} --force "
-                                 "for a new draft)"))
+            # --force never replaces a module accepted by hand (docs/propose.md): its line names --overwrite
+            stale.append(Finding("draft-stale", model.qname(iri), None, (
+                f"a fact the handler {module} was accepted against changed; review it, then run seams accept "
+                f"{handler} (or seams propose {handler} --overwrite for a new draft; seams undo takes it back)"
+                if record.get("by") == BY_HAND else
+                f"a fact the draft {module} was written from changed; review it, then run seams accept "
+                f"{handler} (or seams propose {handler} --force for a new draft)")))
         edited.extend(_edit_findings(project, module, record["sha256"], handler))
         edited.extend(_import_findings(project, module, record.get("imports"), handler))
     return stale + edited

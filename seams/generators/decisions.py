@@ -28,7 +28,7 @@ from seams.generators.hookspecs import hookimpl
 from seams.generators.pysource import docstring, snake_name
 from seams.lang.condition_python import runtime_expression
 from seams.lang.dmn_expression import ExpressionDecision, is_expression_decision, read_expression_decision
-from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, find_decision, read_decision
+from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, applied_rules, find_decision, read_decision
 from seams.lang.feel_output import OutputExpression
 from seams.lang.feel_runtime import runtime_source
 from seams.lang.values import render_literal
@@ -174,13 +174,8 @@ class DecisionCall:
     def applied(self, matched: tuple[str, ...]) -> tuple[str, ...]:
         """The matched rules as the hit policy applies them: FIRST the first, PRIORITY the one that
         ranks first (the rule that decided); every other policy all of them, in rule order."""
-        if not matched or self.hit_policy not in ("FIRST", "PRIORITY"):
-            return matched
-        if self.hit_policy == "FIRST":
-            return matched[:1]
-        order = [rule for rule, _ in self.rules]
-        ranks = dict(zip(order, self.ranks)) if self.ranks else {}
-        return (min(matched, key=lambda rule: (ranks.get(rule, ()), order.index(rule))),)
+        ranks = dict(zip((rule for rule, _ in self.rules), self.ranks)) if self.ranks else {}
+        return applied_rules(self.hit_policy, matched, lambda rule: ranks.get(rule, ()))
 
 
 def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:

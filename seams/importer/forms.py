@@ -126,7 +126,7 @@ def camunda7_fields(element: etree._Element) -> tuple[FieldSpec, ...] | None:
             maximum=_number(constraints.get("max")) if kind == "long" else None,
             min_length=_count(constraints.get("minlength")),
             max_length=_count(constraints.get("maxlength")),
-            default=_default(field.get("defaultValue"), _C7_TYPES.get(kind)),
+            default=_checkbox_default(_default(field.get("defaultValue"), _C7_TYPES.get(kind)), kind == "boolean"),
         ))
     return tuple(fields)
 
@@ -209,8 +209,14 @@ def _form_field(component: dict, key: str, kind: str) -> FieldSpec | None:
         min_length=_count(_scalar(validate.get("minLength"))),
         max_length=_count(_scalar(validate.get("maxLength"))),
         pattern=pattern if isinstance(pattern, str) and pattern else None, many=many,
-        default=_default(component.get("defaultValue"), datatype, many),
+        default=_checkbox_default(_default(component.get("defaultValue"), datatype, many), kind == "checkbox"),
     )
+
+
+def _checkbox_default(default: object, checkbox: bool) -> object:
+    """A checkbox left as it is submits ``false`` (Camunda Forms' checkbox, a Camunda 7 ``boolean``
+    form field): so its default is false when the form states none (docs/scenarios.md)."""
+    return False if checkbox and default is None else default
 
 
 def _default(value: object, datatype: str | None, many: bool = False) -> object:

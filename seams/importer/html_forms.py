@@ -91,6 +91,8 @@ def read_html_form(data: bytes, *, source: str) -> HtmlForm:
             datatype = datatype or "string"
         numeric = datatype in _NUMERIC
         label = labels.get((element.get("id") or "").strip())
+        # the forms SDK submits a checkbox's state, false when left unchecked: that is its default
+        checkbox = (element.get("type") or "").lower() == "checkbox" and datatype == "boolean"
         fields.append(FieldSpec(
             key=name, label=label or None, datatype=datatype,
             required=element.get("required") is not None, values=values,
@@ -98,6 +100,7 @@ def read_html_form(data: bytes, *, source: str) -> HtmlForm:
             maximum=_number(element.get("max")) if numeric else None,
             min_length=_count(element.get("minlength")), max_length=_count(element.get("maxlength")),
             pattern=_anchored(element.get("pattern")),
+            default=(element.get("checked") is not None) if checkbox else None,
         ))
     scripts = [script for script in root.iter("script") if script.get("cam-script") is not None]
     for script in scripts:

@@ -23,7 +23,7 @@ list, relation, function definition) and business knowledge models.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -88,6 +88,20 @@ class Table:
         the position of its output entry there (lower ranks first)."""
         return tuple(output.values.index(result) for output, result in zip(self.outputs, rule.results)
                      if output.values is not None and result in output.values)
+
+
+def applied_rules(hit_policy: str, matched: Sequence[str],
+                  rank: Callable[[str], tuple[int, ...]]) -> tuple[str, ...]:
+    """The matched rules (rule ids, in rule order) as the hit policy applies them: FIRST the
+    first, PRIORITY the one ``rank`` puts first (rule order among equals); every other policy
+    all of them. The embedded engine reports these (docs/scenarios.md) and coverage seeds aim
+    at them (seams.suggestions.coverage), so both read the hit policy here."""
+    matched = tuple(matched)
+    if not matched or hit_policy not in ("FIRST", "PRIORITY"):
+        return matched
+    if hit_policy == "FIRST":
+        return matched[:1]
+    return (min(matched, key=lambda rule: (rank(rule), matched.index(rule))),)
 
 
 def find_decision(root: etree._Element, decision_id: str, namespace: str) -> etree._Element | None:

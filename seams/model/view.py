@@ -99,6 +99,12 @@ class Field:
     order: Any = None
     default: Any = None  # sh:defaultValue: what the form submits when the field is left as it is
 
+    @property
+    def always_submitted(self) -> bool:
+        """Whether every answer sets the field: it is required (``sh:minCount`` 1 or more) or the
+        form submits its ``sh:defaultValue`` when it is left as it is (docs/scenarios.md)."""
+        return (self.min_count or 0) >= 1 or self.default is not None
+
 
 @dataclass(frozen=True)
 class FormShape:
@@ -572,8 +578,8 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
 
 
 def optional_input(view: Any, iri: Any) -> bool:
-    """A variable a task may find unset: a form field sets it and none requires it
-    (no ``sh:minCount`` of 1 or more). A variable no form field sets (a task's or a decision's
-    output) is always set where it is read (the must-be-set dataflow check sees to it)."""
+    """A variable a task may find unset: a form field sets it and none is always submitted
+    (required, or with a default the form submits). A variable no form field sets (a task's or a
+    decision's output) is always set where it is read (the must-be-set dataflow check sees to it)."""
     fields = [f for form in view.forms.values() for f in form.fields if f.path == iri]
-    return bool(fields) and not any((f.min_count or 0) >= 1 for f in fields)
+    return bool(fields) and not any(f.always_submitted for f in fields)

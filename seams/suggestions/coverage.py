@@ -15,8 +15,9 @@ conditions and tests on the same samples ``seams suggest`` checks a routing
 with (seams.suggestions.routing). A gateway variable a decision sets is
 traced back one step: the seed then gives the decision's inputs for a rule
 that outputs the needed value. No seed is printed when none of the samples
-works (conditions over two variables, rules with names in their entries,
-a COLLECT table).
+works (conditions over two variables, rules with names in their entries).
+A rule's seed follows the table's hit policy: values on which the engine
+applies that rule (the one that decides, or one of those collected).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from rdflib import URIRef
 
 from seams.errors import ExpressionError
 from seams.lang.condition import Condition, parse_condition
-from seams.lang.dmn_support import Rule, Table, find_decision, read_decision
+from seams.lang.dmn_support import Rule, Table, applied_rules, find_decision, read_decision
 from seams.model.loading import Model
 from seams.model.view import Decision, Process
 from seams.suggestions.routing import _render, _samples, _spread
@@ -197,10 +198,17 @@ def _column_variable(decision: Decision, column: str) -> URIRef | None:
     return next((i.from_path for i in decision.inputs if i.variable == column), None)
 
 
+SINGLE_RESULT_POLICIES = frozenset({"UNIQUE", "FIRST", "PRIORITY", "ANY"})
+"""Hit policies whose outcome is one rule's output (the others collect every match)."""
+
+
 def rule_seed(model: Model, decision: Decision, table: Table, rule: Rule) -> dict[str, Any] | None:
-    """Input values on which ``rule`` decides the table's outcome: it matches, and every other
-    rule that matches outputs what it does (so any single-result hit policy returns its output)."""
-    if table.hit_policy == "COLLECT" or any(t.names for t in rule.tests):
+    """Input values on which the engine applies ``rule`` as the table's hit policy does
+    (seams.lang.dmn_support.applied_rules): UNIQUE the only match, FIRST the first match,
+    PRIORITY the match whose output ranks first, ANY a match every other match agrees with,
+    COLLECT (with or without an aggregator), RULE ORDER and OUTPUT ORDER one of the matches.
+    Under the four single-result policies the table's outcome is then the rule's output."""
+    if any(t.names for t in rule.tests):
         return None
     columns = list(table.inputs)
     domains: list[list[Any]] = []
@@ -213,10 +221,21 @@ def rule_seed(model: Model, decision: Decision, table: Table, rule: Rule) -> dic
         domains.append(values)
     for combo in _spread(domains):
         env = dict(zip(columns, combo, strict=True))
-        hits = [r for r in table.rules if _all_match(r, columns, env)]
-        if hits and all(r.results == rule.results for r in hits):
+        if _applied(table, rule, [r for r in table.rules if _all_match(r, columns, env)]):
             return {_name(model, decision, c): v for c, v in env.items()}
     return None
+
+
+def _applied(table: Table, rule: Rule, hits: list[Rule]) -> bool:
+    """Whether the engine applies ``rule`` when ``hits`` (in rule order) match."""
+    if rule not in hits:
+        return False
+    if table.hit_policy == "UNIQUE":
+        return len(hits) == 1  # more than one match is the engine's error, no outcome
+    if table.hit_policy == "ANY":
+        return all(r.results == rule.results for r in hits)  # disagreeing matches are an error
+    by_id = {r.id: r for r in hits}
+    return rule.id in applied_rules(table.hit_policy, list(by_id), lambda rid: table.rank(by_id[rid]))
 
 
 def _name(model: Model, decision: Decision, column: str) -> str:
@@ -317,6 +336,8 @@ def _through_decisions(model: Model, env: Mapping[str, Any],
     seed = {k: v for k, v in env.items() if k not in decided}
     for name in sorted(set(env) & set(decided)):
         decision, table, column = decided[name]
+        if table.hit_policy not in SINGLE_RESULT_POLICIES:
+            return None  # the variable holds a list or an aggregate, no one rule's output
         names = list(table.output_names)
         index = names.index(column) if column in names else 0
         found = None

@@ -220,10 +220,11 @@ def _one_try(project: Project, model: Model, task: Task, target: Path, sandbox: 
 def _refuse_replacing(task: Task, module: str, target: Path, lock: Lock, *, force: bool) -> None:
     """An existing module is replaced only with ``--force`` and only while it is the accepted
     draft byte for byte; a hand edit (or a module with no record) needs ``--overwrite``, so
-    no edit is ever dropped silently."""
-    if not force:
-        raise SeamsError(f"{module} exists; use --force to replace it")
+    no edit is ever dropped silently. A module accepted by hand names ``--overwrite`` with or
+    without ``--force``, since ``--force`` never replaces it."""
     record = next((r for r in lock.drafts if r.get("task") == str(task.iri) and r.get("module") == module), None)
+    if not force and (record is None or record.get("by") != BY_HAND):
+        raise SeamsError(f"{module} exists; use --force to replace it")
     if record is not None and record.get("by") == BY_HAND:
         raise SeamsError(f"{module} was reviewed and accepted by hand (seams.lock: \"by\": \"hand\"); "
                          f"--force never replaces it: use --overwrite to replace it (seams undo takes it back)")

@@ -48,7 +48,7 @@ from seams.model.loading import Model, PayloadFile
 from seams.suggestions.answer import Suggestion, feel_literal, output_variable
 from seams.suggestions.candidates import Candidate, candidate_for, find_candidates
 from seams_edit import Patch, apply_patch
-from seams_edit.bpmn import insert_task_before, outcome_name, set_condition
+from seams_edit.bpmn import insert_task_before, outcome_name, restates, set_condition
 from seams_edit.dmn import add_decision, new_dmn_payload
 from seams_edit.xml import load_payload, save_payload
 
@@ -229,10 +229,26 @@ class _Builder:
         attributes, children = self._decision_reference(bpmn)
         insert_task_before(payload, s.gateway, tag="businessRuleTask", task_id=task_id, name=s.decision_name,
                            attributes=attributes, children=children)
-        for flow_id, text in s.conditions:  # a flow's name described its old condition (docs/edit.md)
+        names = {flow.id: flow.name or "" for flow in self.candidate.flows}
+        for flow_id, text in s.conditions:  # a name that restated its old condition is renamed (docs/edit.md)
             read = sorted(parse_condition(text, where=flow_id).names)
-            set_condition(payload, flow_id, text, name=outcome_name(text, read[0] if len(read) == 1 else s.output))
+            renamed = outcome_name(text, read[0] if len(read) == 1 else s.output)
+            keep = not restates(names.get(flow_id, ""), self._condition_terms(flow_id))
+            set_condition(payload, flow_id, text, name=None if keep else renamed)
         return save_payload(payload)
+
+    def _condition_terms(self, flow_id: str) -> list[str]:
+        """What a flow's old condition tests: its variables' names and labels, the values it
+        compares them with (none for a flow that had no condition)."""
+        condition = self.candidate.conditions.get(flow_id)
+        if condition is None:
+            return []
+        terms: list[str] = []
+        for name, values in condition.boundaries().items():
+            variable = self.view.variables.get(self.candidate.known[name]) if name in self.candidate.known else None
+            terms += [name, *([variable.label] if variable is not None and variable.label else [])]
+            terms += [str(value) for value in values]
+        return terms
 
     def _decision_reference(self, bpmn: PayloadFile) -> tuple[dict[str, str], list[etree._Element]]:
         """How the new task names its decision: as the payload's first business-rule task does."""
