@@ -246,16 +246,12 @@ def engine_sets(model: Model, process: Process, element: etree._Element,
     facts (:func:`bpmn_writes`); a call activity that passes every variable back sets what its
     called process surely sets by its end (when the called process is in the model)."""
     view = model.view
-    by_name: dict[str, set[URIRef]] = defaultdict(set)
-    for variable in view.variables.values():
-        if variable.name:
-            by_name[variable.name].add(variable.iri)
     out: dict[str, frozenset[URIRef]] = {}
     for node in element.iter():
         if not isinstance(node.tag, str) or node.get("id") not in process.nodes:
             continue
         names, everything = bpmn_writes(node)
-        found = {iri for name in names for iri in by_name.get(name, ())}
+        found = {iri for name in names for iri in view.variables_named(name)}
         called = process.nodes[node.get("id", "")].called_element
         if everything and called:
             found |= _called_sets(model, called, _calling | {process.iri})
@@ -320,7 +316,7 @@ def upstream_findings(model: Model) -> list[Finding]:
                 start_fields.setdefault(start.get("id", ""), set()).update(
                     view.variable_name(f.path) or "" for f in shape.fields if f.path is not None)
         for start, fields in start_fields.items():
-            named = {v.iri for v in view.variables.values() if v.name in fields}
+            named = {iri for name in fields for iri in view.variables_named(name)}
             sets[start] = sets.get(start, frozenset()) | named
             for iri in named:
                 by_name[view.variable_name(iri) or ""].add(iri)
