@@ -26,6 +26,7 @@ from rdflib.paths import Path as PropertyPath
 from seams import vocab as V
 from seams.errors import ProjectError
 from seams.model.payloads import PayloadFile, parse_xml
+from seams.model.union_store import UnionMemory
 from seams.model.view import View, build_view
 from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
@@ -99,6 +100,10 @@ class UnionGraph(Graph):
             for s_, o_ in p.eval(self, s, o):
                 yield s_, p, o_
             return
+        read = getattr(self.store, "union_triples", None)
+        if read is not None:
+            yield from read((s, p, o))
+            return
         for found, _ in self.store.triples((s, p, o), context=None):
             yield found
 
@@ -125,7 +130,7 @@ _LINE = re.compile(r"line (\d+)", re.I)
 
 def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
     """Parse TriG; a syntax error becomes one line naming the file and line."""
-    dataset = Dataset(default_union=True)
+    dataset = Dataset(store=UnionMemory(), default_union=True)
     try:
         with _ill_typed_literals_unlogged():
             dataset.parse(data=data.decode("utf-8"), format="trig", publicID=base)
