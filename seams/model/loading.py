@@ -21,12 +21,11 @@ from typing import TYPE_CHECKING, cast
 from lxml import etree
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
-from rdflib.paths import Path as PropertyPath
 
 from seams import vocab as V
 from seams.errors import ProjectError
 from seams.model.payloads import PayloadFile, parse_xml
-from seams.model.union_store import UnionMemory
+from seams.model.union_store import UnionMemory, UnionReads
 from seams.model.view import View, build_view
 from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
@@ -78,7 +77,7 @@ class Model:
             return f"<{iri}>"
 
 
-class UnionGraph(Graph):
+class UnionGraph(UnionReads):
     """Every graph of a dataset read as one plain ``Graph``, without copying a quad.
 
     Copying the union into a new graph cost nearly as much as parsing the
@@ -93,19 +92,6 @@ class UnionGraph(Graph):
     def __init__(self, dataset: Dataset):
         super().__init__(store=dataset.store, identifier=DATASET_DEFAULT_GRAPH_ID,
                          namespace_manager=dataset.namespace_manager)
-
-    def triples(self, triple):
-        s, p, o = triple
-        if isinstance(p, PropertyPath):
-            for s_, o_ in p.eval(self, s, o):
-                yield s_, p, o_
-            return
-        read = getattr(self.store, "union_triples", None)
-        if read is not None:
-            yield from read((s, p, o))
-            return
-        for found, _ in self.store.triples((s, p, o), context=None):
-            yield found
 
     def triples_choices(self, triple, context=None):
         for found, _ in self.store.triples_choices(triple, context=None):

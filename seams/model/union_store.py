@@ -21,9 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from rdflib import Graph
+from rdflib.paths import Path as PropertyPath
 from rdflib.plugins.stores.memory import Memory
 
 Triple = tuple[Any, Any, Any]
+_NOTHING: dict = {}
 
 
 class UnionMemory(Memory):
@@ -38,6 +41,14 @@ class UnionMemory(Memory):
         if quoted:
             self._quoted = True  # a formula's triple is not in the union: stop reading the indexes
         super().add(triple, context, quoted=quoted)
+
+    def union_objects(self, subject: Any, predicate: Any) -> list[Any] | None:
+        """The union's objects of ``subject`` and ``predicate`` in ``union_triples``' order;
+        None when this store cannot read its indexes directly."""
+        if self._quoted or self._indexes is None:
+            return None
+        objects = self._indexes[0].get(subject, _NOTHING).get(predicate)
+        return list(objects) if objects else []
 
     def union_triples(self, pattern: Triple) -> Iterator[Triple]:
         """The union's triples matching ``pattern`` (``None`` a wildcard), as
@@ -104,3 +115,43 @@ def _indexes(store: Memory) -> tuple[dict, dict, dict, dict] | None:
             and isinstance(by_context, dict) and isinstance(by_context.get(None), set)):
         return None
     return spo, pos, osp, by_context
+
+
+def read_union(graph: Graph, triple: Triple) -> Iterator[Triple]:
+    """``graph.triples(triple)`` for a graph that reads its store's whole union (a property
+    path evaluated over ``graph`` as rdflib's ``Graph.triples`` does)."""
+    s, p, o = triple
+    if isinstance(p, PropertyPath):
+        for s_, o_ in p.eval(graph, s, o):
+            yield s_, p, o_
+        return
+    read = getattr(graph.store, "union_triples", None)
+    if read is not None:
+        yield from read((s, p, o))
+        return
+    for found, _ in graph.store.triples((s, p, o), context=None):
+        yield found
+
+
+class UnionReads(Graph):
+    """A graph that reads its store's whole union from the indexes, ``objects(s, p)`` (and so
+    ``value``) without a generator per statement: the view and pyshacl ask it most."""
+
+    def triples(self, triple):  # type: ignore[override]
+        return read_union(self, triple)
+
+    def objects(self, subject=None, predicate=None, unique=False):  # type: ignore[override]
+        if subject is not None and predicate is not None and not isinstance(predicate, PropertyPath):
+            read = getattr(self.store, "union_objects", None)
+            found = read(subject, predicate) if read is not None else None
+            if found is not None:
+                return iter(found)
+        return super().objects(subject, predicate, unique)
+
+
+class IndexedGraph(UnionReads):
+    """A graph alone in its own ``UnionMemory``, so its statements are its store's union and
+    are read from the indexes: the shapes graph pyshacl reads once per focus node and shape."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(store=UnionMemory(), **kwargs)
