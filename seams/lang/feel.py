@@ -140,10 +140,10 @@ class UnaryTests:
         (see `resolve_name`).
         """
         if not self.names or self.is_any:
-            rendered = self._python_by_var
-            if var not in rendered:
-                rendered[var] = self.value_set().to_python(var)
-            return rendered[var]
+            by_var = self._python_by_var
+            if var not in by_var:
+                by_var[var] = self.value_set().to_python(var)
+            return by_var[var]
 
         def rendered(name: Name) -> str:
             head, members = resolve_name(name, names or {})

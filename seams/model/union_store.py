@@ -137,10 +137,10 @@ class UnionReads(Graph):
     """A graph that reads its store's whole union from the indexes, ``objects(s, p)`` (and so
     ``value``) without a generator per statement: the view and pyshacl ask it most."""
 
-    def triples(self, triple):  # type: ignore[override]
+    def triples(self, triple):
         return read_union(self, triple)
 
-    def objects(self, subject=None, predicate=None, unique=False):  # type: ignore[override]
+    def objects(self, subject=None, predicate=None, unique=False):
         if subject is not None and predicate is not None and not isinstance(predicate, PropertyPath):
             read = getattr(self.store, "union_objects", None)
             found = read(subject, predicate) if read is not None else None
