@@ -148,7 +148,7 @@ def _has_oxrdflib() -> bool:
 
 def phase_table(phases: list[tuple[str, float]], copies: int) -> str:
     total = sum(seconds for _, seconds in phases)
-    lines = [f"| seams check, {copies} processes, in one process | seconds | share |", "| --- | ---: | ---: |"]
+    lines = [f"| seams check, {copies} processes, in one process | CPU seconds | share |", "| --- | ---: | ---: |"]
     lines += [f"| {name} | {seconds:.2f} | {seconds / total:.0%} |" for name, seconds in phases]
     lines.append(f"| total | {total:.2f} | 100% |")
     return "\n".join(lines)

@@ -46,8 +46,7 @@ class ScenarioPlan:
 def called_processes(model: Model, process: Process) -> list[Process]:
     """The processes ``process`` calls (its call activities' ``calledElement``), transitively, that
     the model holds, in the order first called."""
-    by_id = {p.element_id: p for p in sorted(model.view.processes.values(), key=lambda p: str(p.iri))
-             if p.element_id and p.found}
+    by_id = model.view.processes_by_element_id
     found: list[Process] = []
     todo = [process]
     while todo:

@@ -15,19 +15,16 @@ from rdflib import URIRef
 from seams.model.view import Decision, View
 
 
-def _by_id(view: View, decision: Decision) -> dict[str, Decision]:
-    """Decisions by DMN id, those of the decision's own payload first."""
-    found: dict[str, Decision] = {}
-    for other in sorted(view.decisions.values(), key=lambda d: (d.payload != decision.payload, str(d.iri))):
-        if other.element_id:
-            found.setdefault(other.element_id, other)
-    return found
+def _required(view: View, decision: Decision, element_id: str) -> Decision | None:
+    """The decision a DMN id names in ``decision``'s graph: one of its own payload first, else the
+    first by IRI (one look-up: collecting every decision per call grew with the square of the model)."""
+    candidates = view.decisions_with_id(element_id)
+    return next((d for d in candidates if d.payload == decision.payload), candidates[0] if candidates else None)
 
 
 def evaluation_order(view: View, decision: Decision) -> list[Decision]:
     """The decision's graph in the order Camunda evaluates it: each required decision before the
     decisions that require it, the decision itself last; a cycle is cut where it closes."""
-    by_id = _by_id(view, decision)
     order: list[Decision] = []
     visiting: set[URIRef] = set()
 
@@ -36,8 +33,9 @@ def evaluation_order(view: View, decision: Decision) -> list[Decision]:
             return
         visiting.add(current.iri)
         for required in current.requires:
-            if required in by_id:
-                visit(by_id[required])
+            found = _required(view, decision, required)
+            if found is not None:
+                visit(found)
         order.append(current)
 
     visit(decision)

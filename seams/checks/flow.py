@@ -280,16 +280,12 @@ def engine_sets(model: Model, process: Process, element: etree._Element,
     facts (:func:`bpmn_writes`); a call activity that passes every variable back sets what its
     called process surely sets by its end (when the called process is in the model)."""
     view = model.view
-    by_name: dict[str, set[URIRef]] = defaultdict(set)
-    for variable in view.variables.values():
-        if variable.name:
-            by_name[variable.name].add(variable.iri)
     out: dict[str, frozenset[URIRef]] = {}
     for node in element.iter():
         if not isinstance(node.tag, str) or node.get("id") not in process.nodes:
             continue
         names, everything = bpmn_writes(node)
-        found = {iri for name in names for iri in by_name.get(name, ())}
+        found = {iri for name in names for iri in view.variables_named(name)}
         called = process.nodes[node.get("id", "")].called_element
         if everything and called:
             found |= _called_sets(model, called, _calling | {process.iri})
@@ -405,7 +401,7 @@ def _dataflow(model: Model, process: Process, element: etree._Element, variables
             start_fields.setdefault(start.get("id", ""), set()).update(
                 view.variable_name(iri) or "" for iri in given)
     for start, fields in start_fields.items():
-        named = {v.iri for v in view.variables.values() if v.name in fields}
+        named = {iri for name in fields for iri in view.variables_named(name)}
         sets[start] = sets.get(start, frozenset()) | named
         for iri in named:
             by_name[view.variable_name(iri) or ""].add(iri)

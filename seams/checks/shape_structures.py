@@ -90,9 +90,20 @@ class StructureKeys:
 
     def __init__(self) -> None:
         self._colours: dict[object, int] = {}
+        self._terms: dict[Node, tuple[bool, int, str]] = {}
 
     def _colour(self, value: object) -> int:
         return self._colours.setdefault(value, len(self._colours))
+
+    def _term(self, term: Node) -> tuple[bool, int, str]:
+        """Whether ``term`` is renamed, its first colour and what it keeps: once per term of the
+        graph, since the parts share their vocabulary (``sh:path``, ``xsd:string``...)."""
+        found = self._terms.get(term)
+        if found is None:
+            renamed = _renamed(term)
+            shown = _kind(term) if renamed else _kept(term)
+            found = self._terms[term] = (renamed, self._colour(shown), shown)
+        return found
 
     def key(self, triples: list[Triple]) -> str:
         """A digest of the part with its own names replaced by their place in the structure."""
@@ -101,8 +112,7 @@ class StructureKeys:
         for triple in triples:
             for term in triple:
                 if term not in colour:
-                    renamed[term] = _renamed(term)
-                    colour[term] = self._colour(_kind(term) if renamed[term] else _kept(term))
+                    renamed[term], colour[term], _ = self._term(term)
         for _ in range(_ROUNDS):  # colour refinement: a term's colour takes in its neighbours'
             around: dict[Node, list[tuple[int, int, int]]] = defaultdict(list)
             for s, p, o in triples:
@@ -113,7 +123,7 @@ class StructureKeys:
         names: dict[Node, str] = {}
         for term in sorted((t for t in colour if renamed[t]), key=lambda t: (colour[t], str(t))):
             names[term] = f"{_kind(term)}#{len(names)}"
-        text = sorted("\t".join(names.get(t) or _kept(t) for t in triple) for triple in triples)
+        text = sorted("\t".join(names.get(t) or self._terms[t][2] for t in triple) for triple in triples)
         return hashlib.sha256("\n".join(text).encode()).hexdigest()
 
 

@@ -26,6 +26,7 @@ from rdflib.term import Node
 from seams import vocab as V
 from seams.checks.flow import process_variables
 from seams.findings import Finding
+from seams.model.union_store import IndexedGraph
 from seams.model.view import Example, JsonError, Task
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def validation_shapes() -> Graph:
     other shapes refer to (``sh:node`` and the like) keep their properties.
     """
     shapes = seam_shapes_graph()
-    hoisted = Graph()
+    hoisted = IndexedGraph()  # read per focus node: from its store's indexes (seams.model.union_store)
     for triple in shapes:
         hoisted.add(triple)
     referenced = {o for _, p, o in shapes if p != V.SH.property}

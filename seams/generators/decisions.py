@@ -18,7 +18,9 @@ import ast
 import builtins
 import keyword
 import re
+import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lxml import etree
@@ -140,8 +142,19 @@ def decisions_source(model: Model) -> str | None:
     return "\n\n\n".join(parts) + "\n"
 
 
+_NAMED: weakref.WeakKeyDictionary[Model, list[tuple[Decision, str, Table | ExpressionDecision]]] = \
+    weakref.WeakKeyDictionary()
+
+
 def _named_tables(model: Model) -> list[tuple[Decision, str, Table | ExpressionDecision]]:
-    """Every decision with the name of its function in the module and its table (or boxed expression)."""
+    """Every decision with the name of its function in the module and its table (or boxed
+    expression), read once per model (the module and :func:`decision_calls` both need them)."""
+    if model not in _NAMED:
+        _NAMED[model] = _read_named_tables(model)
+    return _NAMED[model]
+
+
+def _read_named_tables(model: Model) -> list[tuple[Decision, str, Table | ExpressionDecision]]:
     named: list[tuple[Decision, str, Table | ExpressionDecision]] = []
     taken: set[str] = set()
     for decision in model.view.decisions.values():
@@ -398,6 +411,7 @@ def _output(rule: Rule, table: Table, scope: dict[str, str], helpers: set[str]) 
     return "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(table.output_names, values)) + "}"
 
 
+@lru_cache(maxsize=4096)  # a text that recurs across the model's tables renders alike
 def _operand(expression: str) -> str:
     """``expression`` ready to sit between ``and``s: parenthesized only when it must be."""
     body = ast.parse(expression, mode="eval").body
@@ -428,21 +442,26 @@ def _refuse_shadowing(params: list[str], rules: tuple[Rule, ...], scope: dict[st
         for result in rule.results:  # the globals an output expression's runtime reads, and its R
             if isinstance(result, OutputExpression) and result.text not in seen:
                 seen.add(result.text)
-                tree = ast.parse(result.to_python(placeholders, _RUNTIME_NAME), mode="eval")
-                bound = {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
-                needed |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - bound - {_PLACEHOLDER}
+                names, bound = _names(result.to_python(placeholders, _RUNTIME_NAME))
+                needed |= names - bound - {_PLACEHOLDER}
                 needed.add("R")
         for entry in rule.tests:
             if entry.text in seen:  # each distinct entry text once: a large table repeats them
                 continue
             seen.add(entry.text)
-            test = entry.to_python(_PLACEHOLDER, placeholders)
-            needed |= {node.id for node in ast.walk(ast.parse(test, mode="eval"))
-                       if isinstance(node, ast.Name) and node.id != _PLACEHOLDER}
+            needed |= _names(entry.to_python(_PLACEHOLDER, placeholders))[0] - {_PLACEHOLDER}
     for param in params:
         if param in needed:
             raise GeneratorError(f"{subject} dec:input: input {param} would hide the name {param} the "
                                  f"generated function needs; rename the DMN input")
+
+
+@lru_cache(maxsize=4096)  # each distinct expression parsed once, across the model's tables
+def _names(expression: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names an expression reads, and those its lambdas bind."""
+    tree = ast.parse(expression, mode="eval")
+    return (frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name)),
+            frozenset(node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)))
 
 
 def _comment(rule: Rule) -> str:

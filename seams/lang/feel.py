@@ -49,9 +49,25 @@ here too so a caller that knows ``seams.lang.feel`` finds the full language besi
 
 
 def parse_unary_tests(text: str, *, where: str) -> UnaryTests:
-    """Parse an input entry, or raise ExpressionError naming `where`."""
-    tests, negated = parse_entry(text, where=where)
-    return UnaryTests(text, tests, negated)
+    """Parse an input entry, or raise ExpressionError naming `where`.
+
+    An entry that parses is kept by its text (``where`` only names it in an error), so
+    a text that recurs, in a table or across the model's tables, is parsed once and its
+    value set and Python form (computed once per entry) are shared: a large model's
+    tables repeat their texts, and the decision checks and the decisions generator
+    read every table (docs/performance.md)."""
+    found = _PARSED.get(text)
+    if found is None:
+        tests, negated = parse_entry(text, where=where)
+        found = UnaryTests(text, tests, negated)
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()  # a bounded memo: a long-lived process reading many models starts over
+        _PARSED[text] = found
+    return found
+
+
+_PARSED: dict[str, UnaryTests] = {}
+_PARSED_KEPT = 20_000
 
 
 @dataclass(frozen=True)
@@ -109,6 +125,11 @@ class UnaryTests:
         unknown = unknown.difference(true)
         return true.union(unknown).complement() if self.negated else true
 
+    @cached_property
+    def _python_by_var(self) -> dict[str, str]:
+        """``to_python(var)`` of an entry without names, by ``var`` (rendered once each)."""
+        return {}
+
     def to_python(self, var: str, names: Mapping[str, str] | None = None) -> str:
         """A Python expression over `var` that is true exactly when `matches` is.
 
@@ -119,7 +140,10 @@ class UnaryTests:
         (see `resolve_name`).
         """
         if not self.names or self.is_any:
-            return self.value_set().to_python(var)
+            by_var = self._python_by_var
+            if var not in by_var:
+                by_var[var] = self.value_set().to_python(var)
+            return by_var[var]
 
         def rendered(name: Name) -> str:
             head, members = resolve_name(name, names or {})

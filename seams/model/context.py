@@ -112,7 +112,7 @@ def variable_facts(view: View, iris: tuple[URIRef, ...]) -> list[dict]:
     out = []
     for iri in iris:
         var = view.variables.get(iri)
-        fields = [f for form in view.forms.values() for f in form.fields if f.path == iri]
+        fields = view.fields_on(iri)
         out.append({
             "name": var.name if var else None,
             "label": var.label if var else None,

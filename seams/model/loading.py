@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, cast
 from lxml import etree
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
-from rdflib.paths import Path as PropertyPath
 
 from seams import vocab as V
 from seams.errors import ProjectError
 from seams.model.payloads import PayloadFile, parse_xml
 from seams.model.trig_parse import parse_trig
+from seams.model.union_store import UnionReads
 from seams.model.view import View, build_view
 from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
@@ -75,7 +75,7 @@ class Model:
             return f"<{iri}>"
 
 
-class UnionGraph(Graph):
+class UnionGraph(UnionReads):
     """Every graph of a dataset read as one plain ``Graph``, without copying a quad.
 
     Copying the union into a new graph cost nearly as much as parsing the
@@ -90,15 +90,6 @@ class UnionGraph(Graph):
     def __init__(self, dataset: Dataset):
         super().__init__(store=dataset.store, identifier=DATASET_DEFAULT_GRAPH_ID,
                          namespace_manager=dataset.namespace_manager)
-
-    def triples(self, triple):
-        s, p, o = triple
-        if isinstance(p, PropertyPath):
-            for s_, o_ in p.eval(self, s, o):
-                yield s_, p, o_
-            return
-        for found, _ in self.store.triples((s, p, o), context=None):
-            yield found
 
     def triples_choices(self, triple, context=None):
         for found, _ in self.store.triples_choices(triple, context=None):

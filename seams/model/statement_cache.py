@@ -53,7 +53,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
 from seams.errors import SeamsError
 from seams.fs import atomic_write
-from seams.model.trig_parse import parse_trig, quiet_parse
+from seams.model.trig_parse import model_dataset, parse_trig, quiet_parse
 from seams.model.trig_scan import Document, scan
 
 FORMAT = 1
@@ -104,7 +104,7 @@ def parse_trig_statements(data: bytes, *, source: str, base: str | None, pack: S
     stored = _read_pack(pack.directory, pack.tool, limit)
     known = stored.entries if stored is not None else {}
     missing = [piece for piece in pieces if piece.key not in known]
-    dataset = Dataset(default_union=True)
+    dataset = model_dataset()
     if len(missing) == len(pieces):  # nothing stored: parse them all straight into the dataset
         fresh = _parse_pieces(dataset, document, missing, base)
     else:

@@ -11,13 +11,20 @@ from contextlib import contextmanager
 from rdflib import Dataset
 
 from seams.errors import ProjectError
+from seams.model.union_store import UnionMemory
 
 _LINE = re.compile(r"line (\d+)", re.I)
 
 
+def model_dataset() -> Dataset:
+    """The dataset a model is parsed into: its union read from the store's own indexes
+    (seams.model.union_store), for the statement-wise parse and the whole one alike."""
+    return Dataset(store=UnionMemory(), default_union=True)
+
+
 def parse_trig(data: bytes, *, source: str, base: str | None = None) -> Dataset:
     """Parse TriG; a syntax error becomes one line naming the file and line."""
-    dataset = Dataset(default_union=True)
+    dataset = model_dataset()
     try:
         quiet_parse(dataset, data.decode("utf-8"), base)
     except UnicodeDecodeError:

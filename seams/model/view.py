@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
@@ -256,6 +257,49 @@ class View:
     def variable_name(self, iri: URIRef) -> str | None:
         var = self.variables.get(iri)
         return var.name if var else None
+
+    def fields_on(self, iri: Any) -> tuple[Field, ...]:
+        """Every form field whose ``sh:path`` is ``iri``, in form order then field order: one
+        look-up, where scanning every form for each variable grew with the square of the model."""
+        return self._fields_by_path.get(iri, ())
+
+    def variables_named(self, name: str) -> tuple[URIRef, ...]:
+        """The variables whose ``seam:name`` is ``name``, in the view's order."""
+        return self._variables_by_name.get(name, ())
+
+    @cached_property
+    def _variables_by_name(self) -> dict[str, tuple[URIRef, ...]]:
+        found: dict[str, list[URIRef]] = {}
+        for variable in self.variables.values():
+            if variable.name:
+                found.setdefault(variable.name, []).append(variable.iri)
+        return {name: tuple(iris) for name, iris in found.items()}
+
+    @cached_property
+    def processes_by_element_id(self) -> dict[str, Process]:
+        """The processes found in their payloads by BPMN id (the last by IRI where an id repeats)."""
+        return {p.element_id: p for p in sorted(self.processes.values(), key=lambda p: str(p.iri))
+                if p.element_id and p.found}
+
+    def decisions_with_id(self, element_id: str) -> tuple[Decision, ...]:
+        """The decisions whose DMN id is ``element_id``, by IRI."""
+        return self._decisions_by_element_id.get(element_id, ())
+
+    @cached_property
+    def _decisions_by_element_id(self) -> dict[str, tuple[Decision, ...]]:
+        found: dict[str, list[Decision]] = {}
+        for decision in sorted(self.decisions.values(), key=lambda d: str(d.iri)):
+            if decision.element_id:
+                found.setdefault(decision.element_id, []).append(decision)
+        return {element_id: tuple(each) for element_id, each in found.items()}
+
+    @cached_property
+    def _fields_by_path(self) -> dict[Any, tuple[Field, ...]]:
+        found: dict[Any, list[Field]] = {}
+        for form in self.forms.values():
+            for each in form.fields:
+                found.setdefault(each.path, []).append(each)
+        return {path: tuple(fields) for path, fields in found.items()}
 
 
 def _ref(value: Term | None) -> URIRef | None:
@@ -577,9 +621,9 @@ def build_view(g: Graph, payloads: Mapping[URIRef, PayloadFile]) -> View:
                 bindings=bindings, decisions=decisions, forms=forms, labels=labels)
 
 
-def optional_input(view: Any, iri: Any) -> bool:
+def optional_input(view: View, iri: Any) -> bool:
     """A variable a task may find unset: a form field sets it and none is always submitted
     (required, or with a default the form submits). A variable no form field sets (a task's or a
     decision's output) is always set where it is read (the must-be-set dataflow check sees to it)."""
-    fields = [f for form in view.forms.values() for f in form.fields if f.path == iri]
+    fields = view.fields_on(iri)
     return bool(fields) and not any(f.always_submitted for f in fields)

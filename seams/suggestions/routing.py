@@ -256,8 +256,7 @@ def _samples(model: Model, variable: URIRef | None, tests: list[UnaryTests],
     kept to the variable's datatype and its shape's domain."""
     view = model.view
     datatype = view.variables[variable].datatype if variable in view.variables else None
-    fields = [f for form in view.forms.values() for f in form.fields
-              if variable is not None and f.path == variable]
+    fields = list(view.fields_on(variable)) if variable is not None else []
     literals = [parse_unary_tests(feel_literal(value), where="sample")
                 for value in boundaries + _bounds(fields) if _literal_ok(value)]
     found = sample_values([*tests, *literals])
