@@ -234,11 +234,13 @@ def _expression_findings(model: Model, decision: Decision, element: etree._Eleme
             yield Finding(KIND, subject, "dec:input",
                           f'{where} needs input data "{name}", which is no Python name; map it with a dec:input '
                           "(dec:variable, dec:fromPath) to a process variable")
+    names = read.output_names
     for output in decision.outputs:
-        if output.variable is not None and output.variable != read.name:
+        if output.variable is not None and output.variable not in names:
+            shown = f'which is named "{names[0]}"' if len(names) == 1 else \
+                f"whose outputs are {', '.join(repr(n) for n in names)}"
             yield Finding(KIND, subject, "dec:output",
-                          f'dec:variable "{output.variable}" is not the output of {where}, which is named '
-                          f'"{read.name}"')
+                          f'dec:variable "{output.variable}" is not the output of {where}, {shown}')
 
 
 def _columns_findings(model: Model, decision: Decision, table: Table) -> Iterable[Finding]:

@@ -200,7 +200,7 @@ def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:
             parameters = _expression_parameters(model, table, decision)
             calls[decision.iri] = DecisionCall(decision_id=table.decision_id, function=name,
                                                parameters=tuple(parameters.values()), rules=(),
-                                               outputs=(table.name,), hit_policy=table.construct_name)
+                                               outputs=table.output_names, hit_policy=table.construct_name)
             continue
         scope = _parameters(model, table, decision, model.qname(decision.iri))
         columns = [scope[text] for text in table.inputs]
@@ -305,7 +305,8 @@ def _expression_function(model: Model, name: str, read: ExpressionDecision, deci
     subject = model.qname(decision.iri)
     title = decision.label or read.name
     doc = (f"{title}: {subject}, DMN decision {read.decision_id}, a {read.construct_name}.\n\n"
-           f"Returns {read.name}, as seams' DMN interpreter evaluates it (FEEL values: numbers are Decimal,\n"
+           f"Returns {', '.join(read.output_names)}{' (a dict)' if len(read.output_names) > 1 else ''}, "
+           "as seams' DMN interpreter evaluates it (FEEL values: numbers are Decimal,\n"
            "an evaluation error is None).")
     inputs = ", ".join(f"{data!r}: {param}" for data, param in params.items())
     return "\n".join([f"def {name}({', '.join(params.values())}):", f"    {docstring(doc, '    ')}",

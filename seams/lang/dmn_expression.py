@@ -68,6 +68,13 @@ class ExpressionDecision:
     required: tuple[str, ...]  # decisions it requires itself
     knowledge: tuple[str, ...]  # knowledge models and decision services it requires
     reads: tuple[str, ...]  # the names its FEEL texts read
+    outputs: tuple[str, ...] = ()  # a table's output names (several: its value is a context of them)
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        """What the model's dec:output may name: a table's outputs, as for the tables the generator writes
+        (one unnamed output: the decision's name); else the decision's name."""
+        return self.outputs if self.outputs and all(self.outputs) else (self.name,)
 
     @property
     def construct_name(self) -> str:
@@ -150,7 +157,9 @@ def read_expression_decision(decision: etree._Element, imported: Mapping[str, et
     read = ExpressionDecision(decision_id=decision_id, name=normal_name(decision.get("name") or decision_id),
                               construct=construct, inputs=tuple(_all_inputs(decision, files)),
                               direct_inputs=tuple(dict.fromkeys(direct_inputs)), required=tuple(required),
-                              knowledge=tuple(knowledge), reads=tuple(reads))
+                              knowledge=tuple(knowledge), reads=tuple(reads),
+                              outputs=tuple(normal_name(o.get("name") or "") for o in expression.iterfind(
+                                  f"{ns}output")) if construct == "decisionTable" else ())
     return read, problems
 
 
