@@ -127,3 +127,38 @@ def test_a_bkm_table_reading_a_name_it_does_not_require_is_one_finding(tmp_path)
     assert lines == ['decision ex:Price dec:payloadElement: DMN decision "Decision_Price" (decision table) reads '
                      '"tier", which is none of the input data, decisions or knowledge models it requires '
                      "(it requires: Amount, rebate)"]
+
+
+def test_seams_run_gives_the_interpreters_values_on_a_process_calling_them(tmp_path):
+    """`seams init --from` the BPMN and both DMN files, map the imported input data, then `seams run`."""
+    import json
+
+    from helpers import run_seams
+
+    done = run_seams("init", "--from", str(FIXTURES / "shop-offer.bpmn"), "--from", str(FIXTURES / "shop.dmn"),
+                     "--from", str(FIXTURES / "rates.dmn"), "p", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    root = tmp_path / "p"
+    trig = root / "model" / "model.trig"
+    text = trig.read_text(encoding="utf-8")
+    filled = text.replace('dec:input [ dec:variable "rates.Loyalty" ] ,',
+                          'dec:input [ dec:variable "rates.Years" ; dec:fromPath ex:Years ] ,')
+    filled = filled.replace("seam:decidedBy ex:Decision_Offer ;\n        seam:reads ex:Amount ;",
+                            "seam:decidedBy ex:Decision_Offer ;\n        seam:reads ex:Amount, ex:Years ;")
+    assert filled.count("ex:Years") == text.count("ex:Years") + 2, "the import no longer writes what this test fills in"
+    trig.write_text(filled, encoding="utf-8")
+    lines = run_seams("check", "--no-cache", cwd=root).stdout.splitlines()
+    assert [line for line in lines if "dec:payloadElement" in line or "dec:input" in line] == []
+    assert run_seams("generate", cwd=root).returncode == 0
+    interpreter = DmnInterpreter(DmnModel(etree.parse(str(FIXTURES / "shop.dmn")).getroot()),
+                                 {"rates": DmnModel(etree.parse(str(FIXTURES / "rates.dmn")).getroot())})
+    for amount, years in ((200, 7), (20, 7), (80, 1)):
+        done = run_seams("run", "shop-offer", "--given", json.dumps({"Amount": amount, "Years": years}), cwd=root,
+                         timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        out = done.stdout.splitlines()
+        assert 'businessRuleTask Task_Offer "Choose the offer": Decision_Offer evaluated (decision table)' in out
+        variables = json.loads(out[-1].removeprefix("variables "))
+        inputs = {"Amount": Decimal(amount), "rates": {"Years": Decimal(years)}}
+        assert variables["price"] == interpreter.decide("Price", inputs)
+        assert variables["offer"] == interpreter.decide("Offer", inputs)
