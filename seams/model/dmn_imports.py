@@ -12,6 +12,7 @@ reaches (docs/model.md, "DMN decisions").
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,8 +26,19 @@ MAX_IMPORTS = 64
 """Models followed from one payload at most (a cap: imports are untrusted text)."""
 
 
+_FOUND: weakref.WeakKeyDictionary[Model, dict[str, dict[str, PayloadFile]]] = weakref.WeakKeyDictionary()
+
+
 def imported_payloads(model: Model, payload: PayloadFile) -> dict[str, PayloadFile]:
-    """The project's DMN payloads ``payload`` imports (directly or through others), by namespace."""
+    """The project's DMN payloads ``payload`` imports (directly or through others), by namespace; found
+    once per model and payload (the check and the generator ask for each decision of the file)."""
+    found = _FOUND.setdefault(model, {})
+    if payload.relpath not in found:
+        found[payload.relpath] = _find(model, payload)
+    return found[payload.relpath]
+
+
+def _find(model: Model, payload: PayloadFile) -> dict[str, PayloadFile]:
     dmn = sorted((p for p in model.payloads.values() if p.format == "dmn"), key=lambda p: p.relpath)
     by_namespace: dict[str, list[PayloadFile]] = {}
     for each in dmn:
