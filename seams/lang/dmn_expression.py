@@ -130,21 +130,23 @@ def read_expression_decision(decision: etree._Element, imported: Mapping[str, et
     required: list[str] = []
     knowledge: list[str] = []
     models: list[etree._Element] = []
+    known: set[str] = set()  # the names its texts may read: an imported element's under its import's name
     for requirement in decision.iterfind(f"{ns}informationRequirement/*"):
         found = _target(requirement, files, root, shown, problems)
         if found is not None:
             target, prefix = found
+            known.add(prefix or normal_name(target.get("name") or ""))
             kind = etree.QName(target).localname
-            (direct_inputs if kind == "inputData" else required).append(
-                prefix or normal_name(target.get("name") or ""))
+            (direct_inputs if kind == "inputData" else required).append(_qualified(prefix, target))
     for requirement in decision.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge"):
         found = _target(requirement, files, root, shown, problems)
         if found is not None:
             target, prefix = found
-            knowledge.append(prefix or normal_name(target.get("name") or ""))
+            known.add(prefix or normal_name(target.get("name") or ""))
+            knowledge.append(_qualified(prefix, target))
             if etree.QName(target).localname == "businessKnowledgeModel":
                 models.append(target)
-    known = {*direct_inputs, *required, *knowledge, *files.missing}
+    known |= files.missing
     reads = _read_texts(expression, ns, known, shown, decision_id, problems)
     for name in reads:
         if name not in known:
@@ -208,6 +210,12 @@ def _knowledge_problems(model: etree._Element, files: _Files, shown: str, decisi
                                     f'{where} reads "{name}", which is none of its parameters or the knowledge '
                                     "models it requires"))
     return problems
+
+
+def _qualified(prefix: str | None, target: etree._Element) -> str:
+    """An element's name as the decision reads it: ``import name.element name`` for an imported one."""
+    name = normal_name(target.get("name") or "")
+    return f"{prefix}.{name}" if prefix else name
 
 
 class _Files:
