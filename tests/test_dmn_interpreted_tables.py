@@ -21,7 +21,7 @@ from seams.checks.decisions import decision_findings
 from seams.errors import GeneratorError
 from seams.generators.decisions import decision_calls, decisions_source
 from seams.lang.dmn_eval import DmnInterpreter, DmnModel
-from seams.lang.dmn_expression import needs_interpreter
+from seams.lang.dmn_expression import needs_interpreter, read_expression_decision
 from seams.model.dmn_imports import imported_payloads
 from seams.model.loading import load_model
 from seams.project.layout import load_project
@@ -69,6 +69,10 @@ def test_tables_with_a_bkm_or_an_imported_requirement_go_to_the_interpreter():
                              '<informationRequirement><requiredInput href="#i"/></informationRequirement>'
                              '<decisionTable/></decision></definitions>')
     assert needs_interpreter(plain[0]) is False
+    rates = etree.parse(str(FIXTURES / "rates.dmn")).getroot()
+    offer, fee = (read_expression_decision(d, {"urn:seams:test:rates": rates})[0] for d in root.iter("{*}decision")
+                  if d.get("id") in ("Decision_Offer", "Decision_Fee"))
+    assert (offer.required, offer.inputs, fee.knowledge) == (("rates.Loyalty",), ("Amount", "rates.Years"), ("rates.fee",))
 
 
 def test_the_check_is_clean_and_the_module_gives_the_interpreters_values(tmp_path):
@@ -104,6 +108,19 @@ def test_the_import_is_found_at_its_location_uri_or_by_namespace(tmp_path):
     shop = next(p for p in model.payloads.values() if p.relpath == "shop.dmn")
     assert [p.relpath for p in imported_payloads(model, shop).values()] == ["lib/rates.dmn"]
     assert [f.line() for f in decision_findings(model)] == []
+
+
+def test_the_file_at_the_location_uri_wins_over_another_of_the_same_namespace(tmp_path):
+    root = project(tmp_path)
+    shutil.copy(FIXTURES / "rates.dmn", root / "model" / "lib" / "rates.dmn")
+    trig = root / "model" / "model.trig"
+    trig.write_text(trig.read_text(encoding="utf-8").replace(
+        "ex:graph\\/seams {", 'ex:graph\\/seams {\nex:a-rates a seam:Payload ; seam:path "lib/rates.dmn" ; '
+        'seam:format "dmn" .'), encoding="utf-8")
+    model = load_model(load_project(root))
+    assert len(model.payloads) == 3
+    shop = next(p for p in model.payloads.values() if p.relpath == "shop.dmn")
+    assert [p.relpath for p in imported_payloads(model, shop).values()] == ["rates.dmn"]
 
 
 def test_an_import_the_project_lacks_is_one_line_naming_decision_and_namespace(tmp_path):
