@@ -33,7 +33,7 @@ from lxml import etree
 from seams.errors import GeneratorError, SeamsError
 from seams.generators.decisions import decisions_source
 from seams.lang.dmn_eval import DmnInterpreter, Unsupported, load_models
-from seams.lang.dmn_expression import is_expression_decision, read_expression_decision
+from seams.lang.dmn_expression import needs_interpreter, read_expression_decision
 from seams.lang.dmn_support import read_decision
 from seams.lang.feel_parse import parse_name
 from seams.lang.feel_temporal import (
@@ -213,7 +213,22 @@ class _ModelRunner:
 
     def kind(self, name: str) -> str:
         element = self.decision(name)
-        return "boxed expression" if element is not None and is_expression_decision(element) else "decision table"
+        if element is None or not needs_interpreter(element):
+            return "decision table"
+        return "decision table (interpreter)" if element.find(f"{self.ns}decisionTable") is not None \
+            else "boxed expression"
+
+    def others(self) -> list[Path]:
+        """The test folder's other DMN files: the models this one may import."""
+        return sorted(self.path.parent.glob("*.dmn"))
+
+    def imported(self) -> dict[str, etree._Element]:
+        """The folder's other DMN files by their definitions namespace (what the check finds in a project)."""
+        found: dict[str, etree._Element] = {}
+        for path in self.others():
+            root = parse_xml(path.read_bytes(), source=path.name).getroot()
+            found.setdefault(root.get("namespace") or "", root)
+        return found
 
     def decision(self, name: str) -> etree._Element | None:
         for element in self.root.iter(f"{self.ns}decision"):
@@ -233,8 +248,10 @@ class _ModelRunner:
         if isinstance(compiled, str):
             return _NOT_GENERATED
         function, columns = compiled
-        if is_expression_decision(element):  # the interpreter, called by the module, evaluates what it requires
-            return function(**{parameter: inputs.get(text) for text, parameter in columns.items()})
+        if needs_interpreter(element):  # the interpreter, called by the module, evaluates what it requires
+            return function(**{parameter: inputs[text] if text in inputs  # an imported one's: "import.name"
+                                else _path_value(inputs, tuple(text.split(".")))
+                                for text, parameter in columns.items()})
         known = dict(inputs)
         for requirement in element.iterfind(f"{self.ns}informationRequirement/{self.ns}requiredDecision"):
             href = requirement.get("href", "")
@@ -260,8 +277,8 @@ class _ModelRunner:
         """The decision's generated function and its parameter per input, or why it is out of scope."""
         input_data = {e.get("name") or "" for e in self.root.iter(f"{self.ns}inputData")} - {""}
         input_data |= {e.get("name") or "" for e in self.root.iter(f"{self.ns}decision")} - {""}
-        if is_expression_decision(element):
-            read, problems = read_expression_decision(element)
+        if needs_interpreter(element):
+            read, problems = read_expression_decision(element, self.imported())
             if problems or read is None:
                 return "; ".join(f"{p.predicate}: {p.message}" for p in problems[:1])
             names: tuple[str, ...] = read.inputs
@@ -273,7 +290,7 @@ class _ModelRunner:
         columns = {}
         for text in names:
             path = parse_name(text)
-            if is_expression_decision(element):
+            if needs_interpreter(element):
                 columns[text] = f"v{len(columns) + 1}"  # input data it requires, by their names
                 continue
             if path is None or not any(".".join(path.parts[:n]) in input_data for n in range(1, len(path.parts) + 1)):
@@ -281,7 +298,8 @@ class _ModelRunner:
             columns[text] = f"v{len(columns) + 1}"
         try:
             with tempfile.TemporaryDirectory() as folder:
-                source = _generate(Path(folder), self.path, element.get("id") or "", columns)
+                source = _generate(Path(folder), self.path, element.get("id") or "", columns,
+                                   tuple(p for p in self.others() if p.resolve() != self.path.resolve()))
         except (GeneratorError, SeamsError) as exc:
             return f"the generator refuses it: {exc}"
         namespace: dict = {"__name__": "tck_decisions"}
@@ -292,15 +310,21 @@ class _ModelRunner:
         return function, columns
 
 
-def _generate(folder: Path, dmn_path: Path, decision_id: str, columns: dict[str, str]) -> str:
-    """The decisions module of a one-decision seams project around the TCK model."""
+def _generate(folder: Path, dmn_path: Path, decision_id: str, columns: dict[str, str],
+              others: tuple[Path, ...] = ()) -> str:
+    """The decisions module of a one-decision seams project around the TCK model (``others``: the
+    folder's other DMN files, payloads too, for the models it imports)."""
     (folder / "model").mkdir()
     (folder / "model" / "tck.dmn").write_bytes(dmn_path.read_bytes())
+    for number, other in enumerate(others, 1):
+        (folder / "model" / f"other{number}.dmn").write_bytes(other.read_bytes())
     (folder / "seams.toml").write_text('[project]\nbase = "urn:tck:"\n[generate]\ngenerators = ["decisions"]\n',
                                        encoding="utf-8")
     lines = ["@prefix seam: <https://w3id.org/seams/seam#> .", "@prefix dec: <https://w3id.org/seams/dec#> .",
              "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .", "<urn:tck:graph/seams> {",
              '<urn:tck:dmn> a seam:Payload ; seam:path "tck.dmn" ; seam:format "dmn" .',
+             *(f'<urn:tck:other{n}> a seam:Payload ; seam:path "other{n}.dmn" ; seam:format "dmn" .'
+               for n in range(1, len(others) + 1)),
              "<urn:tck:decision> a dec:Decision ; seam:payload <urn:tck:dmn> ; "
              f"dec:payloadElement {_turtle(decision_id)}"]
     for number, text in enumerate(columns, 1):

@@ -117,7 +117,8 @@ def _broken(text: str, old: str, new: str) -> str:
      'DMN decision "Decision_Discount"\'s business knowledge model "discount rate" uses an external (Java or PMML) '
      "function definition; not supported"),
     ('<requiredInput href="#InputData_Order"/>', '<requiredInput href="urn:other#InputData_Order"/>',
-     'DMN decision "Decision_Total" requires "urn:other#InputData_Order" from an imported model; not supported'),
+     'DMN decision "Decision_Total" requires "urn:other#InputData_Order", but its DMN file has no dmn:import of '
+     'namespace "urn:other"; add one'),
 ])
 def test_what_seams_cannot_read_is_one_line_naming_the_decision(tmp_path, old, new, line):
     root = project(tmp_path, _broken(DMN.read_text(encoding="utf-8"), old, new))

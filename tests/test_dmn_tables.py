@@ -232,15 +232,31 @@ def test_a_boxed_expression_reading_what_it_does_not_require_is_a_finding_that_n
     assert isinstance(function, GeneratorError) and named in str(function)
 
 
-def test_a_business_knowledge_model_is_a_finding_that_names_it(tmp_path):
-    decision = table("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["1"])]).replace(
-        '<decisionTable', '<knowledgeRequirement><requiredKnowledge href="#BKM_Rate"/></knowledgeRequirement>'
-                          '<decisionTable', 1)
+BKM_RATE = ('<inputData id="InputData_Age" name="Age"/>\n<businessKnowledgeModel id="BKM_Rate" name="rate">'
+            '<encapsulatedLogic><formalParameter name="a"/><literalExpression><text>a * 2</text></literalExpression>'
+            '</encapsulatedLogic></businessKnowledgeModel>\n')
+REQUIRES = ('<informationRequirement><requiredInput href="#InputData_Age"/></informationRequirement>'
+            '<knowledgeRequirement><requiredKnowledge href="{href}"/></knowledgeRequirement><decisionTable')
+
+
+def test_a_table_that_invokes_a_business_knowledge_model_is_evaluated_by_the_interpreter(tmp_path):
+    decision = BKM_RATE + table("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["rate(Age)"])]).replace(
+        "<decisionTable", REQUIRES.format(href="#BKM_Rate"), 1).replace('typeRef="string"', 'typeRef="number"')
     root = project(tmp_path, decision, inputs=["Age"], outputs=["Score"])
     findings, function = outcome(root)
-    assert findings == ['decision Decision_T dmn:knowledgeRequirement: DMN decision "Decision_T" invokes business '
-                        'knowledge model "BKM_Rate"; business knowledge models are out of scope (seams evaluates '
-                        "decision tables)"]
+    assert findings == []
+    assert callable(function) and function(Decimal(30)) == Decimal(60) and function(Decimal(0)) is None
+
+
+def test_a_business_knowledge_model_that_is_not_there_is_a_finding_that_names_it(tmp_path):
+    decision = BKM_RATE + table("FIRST", ["Age"], [("Score", None)], [(["> 1"], ["rate(Age)"])]).replace(
+        "<decisionTable", REQUIRES.format(href="#BKM_Gone"), 1)
+    root = project(tmp_path, decision, inputs=["Age"], outputs=["Score"])
+    findings, function = outcome(root)
+    assert findings == ['decision ex:T dec:payloadElement: DMN decision "Decision_T" (decision table) reads "rate", '
+                        "which is none of the input data, decisions or knowledge models it requires (it requires: Age)",
+                        'decision ex:T dec:payloadElement: DMN decision "Decision_T" requires "#BKM_Gone", which is '
+                        "no element of its DMN file"]
     assert isinstance(function, GeneratorError)
 
 

@@ -26,8 +26,9 @@ from seams.checks.flow import KIND, elements_by_id, upstream_findings
 from seams.checks.payload_structure import payload_structure_findings
 from seams.checks.unique_overlaps import overlapping_pairs
 from seams.findings import Finding
-from seams.lang.dmn_expression import is_expression_decision, read_expression_decision
+from seams.lang.dmn_expression import needs_interpreter, read_expression_decision
 from seams.lang.dmn_support import Table, read_decision
+from seams.model.dmn_imports import imported_roots
 from seams.model.view import BpmnNode, Decision, Task
 
 if TYPE_CHECKING:
@@ -192,8 +193,8 @@ def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[
         yield Finding(KIND, subject, "dec:payloadElement", problem)
         return
     element = ids[decision.payload][decision.element_id]
-    if is_expression_decision(element):
-        yield from _expression_findings(model, decision, element)
+    if needs_interpreter(element):
+        yield from _expression_findings(model, decision, element, imported_roots(model, payload))
         return
     extra = [i.variable for i in decision.inputs if i.variable is not None]
     table, problems = read_decision(element, names=extra)
@@ -209,15 +210,17 @@ def _decision_findings(model: Model, ids: dict, decision: Decision) -> Iterable[
         yield from _overlap_findings(table)
 
 
-def _expression_findings(model: Model, decision: Decision, element: etree._Element) -> Iterable[Finding]:
-    """A decision that is a boxed expression (seams.lang.dmn_expression): its texts parse, it reads only
-    what it requires, and the model's dec:input and dec:output name its input data and its name."""
+def _expression_findings(model: Model, decision: Decision, element: etree._Element,
+                         imported: dict[str, etree._Element]) -> Iterable[Finding]:
+    """A decision the interpreter evaluates (a boxed expression, or a table that invokes a BKM or requires
+    an imported model's element; seams.lang.dmn_expression): its texts parse, it reads only what it
+    requires, and the model's dec:input and dec:output name its input data and its name."""
     subject = model.qname(decision.iri)
-    read, problems = read_expression_decision(element)
+    read, problems = read_expression_decision(element, imported)
     for found in problems:
         yield Finding(KIND, subject, "dec:payloadElement", found.message)
-    if read is None:
-        return
+    if read is None or any(found.predicate == "dmn:import" for found in problems):
+        return  # without the imported model its input data are unknown: the one finding says what to add
     where = f'decision "{decision.element_id}" ({read.construct_name})'
     inputs = set(read.inputs) | set(read.required)
     for each in decision.inputs:
@@ -231,11 +234,13 @@ def _expression_findings(model: Model, decision: Decision, element: etree._Eleme
             yield Finding(KIND, subject, "dec:input",
                           f'{where} needs input data "{name}", which is no Python name; map it with a dec:input '
                           "(dec:variable, dec:fromPath) to a process variable")
+    names = read.output_names
     for output in decision.outputs:
-        if output.variable is not None and output.variable != read.name:
+        if output.variable is not None and output.variable not in names:
+            shown = f'which is named "{names[0]}"' if len(names) == 1 else \
+                f"whose outputs are {', '.join(repr(n) for n in names)}"
             yield Finding(KIND, subject, "dec:output",
-                          f'dec:variable "{output.variable}" is not the output of {where}, which is named '
-                          f'"{read.name}"')
+                          f'dec:variable "{output.variable}" is not the output of {where}, {shown}')
 
 
 def _columns_findings(model: Model, decision: Decision, table: Table) -> Iterable[Finding]:

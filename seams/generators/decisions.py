@@ -29,11 +29,12 @@ from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
 from seams.generators.pysource import docstring, snake_name
 from seams.lang.condition_python import runtime_expression
-from seams.lang.dmn_expression import ExpressionDecision, is_expression_decision, read_expression_decision
+from seams.lang.dmn_expression import ExpressionDecision, needs_interpreter, read_expression_decision
 from seams.lang.dmn_support import RANKED_POLICIES, Rule, Table, applied_rules, find_decision, read_decision
 from seams.lang.feel_output import OutputExpression
 from seams.lang.feel_runtime import runtime_source
 from seams.lang.values import render_literal
+from seams.model.dmn_imports import imported_payloads
 
 if TYPE_CHECKING:
     from rdflib import URIRef
@@ -199,7 +200,7 @@ def decision_calls(model: Model) -> dict[URIRef, DecisionCall]:
             parameters = _expression_parameters(model, table, decision)
             calls[decision.iri] = DecisionCall(decision_id=table.decision_id, function=name,
                                                parameters=tuple(parameters.values()), rules=(),
-                                               outputs=(table.name,), hit_policy=table.construct_name)
+                                               outputs=table.output_names, hit_policy=table.construct_name)
             continue
         scope = _parameters(model, table, decision, model.qname(decision.iri))
         columns = [scope[text] for text in table.inputs]
@@ -252,8 +253,9 @@ def _table_of(model: Model, decision: Decision, subject: str) -> Table | Express
     if element is None:
         raise GeneratorError(
             f"{subject} dec:payloadElement: {decision.element_id!r} is no decision in {payload.relpath}")
-    if is_expression_decision(element):
-        expression, expression_problems = read_expression_decision(element)
+    if needs_interpreter(element):
+        imported = {ns: p.tree.getroot() for ns, p in imported_payloads(model, payload).items()}
+        expression, expression_problems = read_expression_decision(element, imported)
         if expression_problems or expression is None:
             first = expression_problems[0]
             raise GeneratorError(f"{subject} dec:payloadElement: {first.message}")
@@ -288,22 +290,28 @@ def _expression_parameters(model: Model, read: ExpressionDecision, decision: Dec
 
 def _expression_function(model: Model, name: str, read: ExpressionDecision, decision: Decision,
                          texts: dict[str, str]) -> str:
-    """A decision that is no table: a call of seams' DMN interpreter on its DMN file's text, which the
-    module holds once per file (generating Python for every boxed expression would restate all of
-    FEEL; docs/generators.md)."""
+    """A decision the generator does not write as Python (a boxed expression, a table that invokes a
+    BKM or requires an imported model's element): a call of seams' DMN interpreter on its DMN file's
+    text and the texts of the files it imports, which the module holds once per file (generating
+    Python for every boxed expression would restate all of FEEL; docs/generators.md)."""
     payload = model.payload_for(decision.iri)
     assert payload is not None
-    text = etree.tostring(payload.tree.getroot(), encoding="unicode")
-    holder = texts.setdefault(text, f"_DMN_{len(texts) + 1}")
+    holders = []
+    for each in (payload, *imported_payloads(model, payload).values()):
+        text = etree.tostring(each.tree.getroot(), encoding="unicode")
+        holders.append(texts.setdefault(text, f"_DMN_{len(texts) + 1}"))
+    holder, imports = holders[0], holders[1:]
     params = _expression_parameters(model, read, decision)
     subject = model.qname(decision.iri)
     title = decision.label or read.name
     doc = (f"{title}: {subject}, DMN decision {read.decision_id}, a {read.construct_name}.\n\n"
-           f"Returns {read.name}, as seams' DMN interpreter evaluates it (FEEL values: numbers are Decimal,\n"
+           f"Returns {', '.join(read.output_names)}{' (a dict)' if len(read.output_names) > 1 else ''}, "
+           "as seams' DMN interpreter evaluates it (FEEL values: numbers are Decimal,\n"
            "an evaluation error is None).")
     inputs = ", ".join(f"{data!r}: {param}" for data, param in params.items())
     return "\n".join([f"def {name}({', '.join(params.values())}):", f"    {docstring(doc, '    ')}",
-                      f"    return decide_by_id({holder}, {read.decision_id!r}, {{{inputs}}})"])
+                      f"    return decide_by_id({holder}, {read.decision_id!r}, {{{inputs}}}"
+                      + (f", imports=({', '.join(imports)},))" if imports else ")")])
 
 
 def _parameters(model: Model, table: Table, decision: Decision, subject: str) -> dict[str, str]:

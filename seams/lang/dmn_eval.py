@@ -570,14 +570,18 @@ def _model_of_text(text: str) -> DmnModel:
     return DmnModel(parse_xml(text.encode("utf-8"), source="DMN text").getroot())
 
 
-def decide_by_id(text: str, decision_id: str, inputs: Mapping[str, object]) -> object:
+def decide_by_id(text: str, decision_id: str, inputs: Mapping[str, object], *,
+                 imports: tuple[str, ...] = ()) -> object:
     """The value of the decision ``decision_id`` of the DMN file ``text`` for input data ``inputs``
-    (by input data name): what the generated decisions module calls for a decision that is not a
-    table (docs/generators.md). A construct the interpreter does not evaluate is ``Unsupported``."""
+    (by input data name; an imported model's as ``import name.input name``), ``imports`` the texts
+    of the DMN files it imports: what the generated decisions module calls for a decision it does
+    not write as Python (docs/generators.md). A construct the interpreter does not evaluate is
+    ``Unsupported``."""
     model = _model_of_text(text)
     element = model.by_id.get(decision_id)
     if element is None or model.local(element) != "decision":
         raise Unsupported(f"no decision with id {decision_id!r}")
-    interpreter = DmnInterpreter(model)
+    others = {m.namespace: m for m in map(_model_of_text, imports)}
+    interpreter = DmnInterpreter(model, others)
     interpreter._start(inputs)
     return interpreter.decision_value(model, element, ())

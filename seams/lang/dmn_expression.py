@@ -14,16 +14,25 @@ What the check needs to know is read here, without evaluating anything:
   are what the interpreter puts in its scope: the input data and decisions
   it requires, the knowledge models and decision services it requires;
 * what seams evaluates nowhere (an ``external`` Java or PMML function, an
-  expression language other than FEEL, an element of an imported model) is
-  one problem naming the decision and the construct.
+  expression language other than FEEL, an element of an imported model the
+  project has no DMN file for) is one problem naming the decision and the
+  construct.
+
+A decision table is read here too when the generator cannot write it as
+Python (``needs_interpreter``): one that invokes a business knowledge model,
+or one that requires an element of an imported model. An imported model is
+followed where the caller passes it (``imported``: the project's DMN files by
+definitions namespace, seams.model.dmn_imports); its elements are read under
+the import's name, as the interpreter binds them.
 
 ``inputs`` are the input data it needs transitively (through the decisions
-it requires in the same file): the parameters of its generated function.
+it requires, in its file or an imported one, an imported one's as
+``import name.input name``): the parameters of its generated function.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -41,7 +50,8 @@ BOXED = ("literalExpression", "context", "invocation", "list", "relation", "func
 CONSTRUCT_NAMES = {"literalExpression": "literal expression", "context": "boxed context",
                    "invocation": "invocation", "list": "boxed list", "relation": "relation",
                    "functionDefinition": "function definition", "conditional": "conditional",
-                   "filter": "boxed filter", "for": "boxed for", "some": "boxed some", "every": "boxed every"}
+                   "filter": "boxed filter", "for": "boxed for", "some": "boxed some", "every": "boxed every",
+                   "decisionTable": "decision table"}
 _UNARY_TEXTS = {"inputEntry", "inputValues", "outputValues", "allowedValues"}
 _BINDERS = {"formalParameter", "parameter"}
 
@@ -58,6 +68,13 @@ class ExpressionDecision:
     required: tuple[str, ...]  # decisions it requires itself
     knowledge: tuple[str, ...]  # knowledge models and decision services it requires
     reads: tuple[str, ...]  # the names its FEEL texts read
+    outputs: tuple[str, ...] = ()  # a table's output names (several: its value is a context of them)
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        """What the model's dec:output may name: a table's outputs, as for the tables the generator writes
+        (one unnamed output: the decision's name); else the decision's name."""
+        return self.outputs if self.outputs and all(self.outputs) else (self.name,)
 
     @property
     def construct_name(self) -> str:
@@ -80,32 +97,56 @@ def is_expression_decision(decision: etree._Element) -> bool:
     return expression_of(decision) is not None and decision.find(f"{{{ns}}}decisionTable") is None
 
 
-def read_expression_decision(decision: etree._Element) -> tuple[ExpressionDecision | None, list[Problem]]:
-    """The decision (one with a boxed expression) and every problem seams has with it."""
+def needs_interpreter(decision: etree._Element) -> bool:
+    """Whether the generated module calls the DMN interpreter for the decision rather than holding it as
+    Python: a boxed expression, a decision table that invokes a business knowledge model, or one that
+    requires an element of an imported model (one rule: what the generator cannot write it calls)."""
+    if expression_of(decision) is not None:
+        return True
+    ns = f"{{{etree.QName(decision).namespace}}}"
+    return decision.find(f"{ns}knowledgeRequirement") is not None or any(
+        not (requirement.get("href") or "#").startswith("#")
+        for requirement in decision.iterfind(f"{ns}informationRequirement/*"))
+
+
+def read_expression_decision(decision: etree._Element, imported: Mapping[str, etree._Element] | None = None
+                             ) -> tuple[ExpressionDecision | None, list[Problem]]:
+    """The decision (a boxed expression, or a table ``needs_interpreter`` routes here) and every problem
+    seams has with it; ``imported``: the DMN files it may import, by their definitions namespace."""
     ns = f"{{{etree.QName(decision).namespace}}}"
     decision_id = decision.get("id", "")
     shown = f'DMN decision "{decision_id}"'
     problems: list[Problem] = []
     expression = expression_of(decision)
     if expression is None:
+        expression = decision.find(f"{ns}decisionTable")
+    if expression is None:
         return None, [Problem(decision_id, "dmn:decisionTable", f"{shown} has no decisionTable and no boxed "
                                                                 "expression; expected one")]
     construct = etree.QName(expression).localname
     root = decision.getroottree().getroot()
-    by_id = {el.get("id"): el for el in root if isinstance(el.tag, str) and el.get("id")}
+    files = _Files(root, imported or {})
     direct_inputs: list[str] = []
     required: list[str] = []
     knowledge: list[str] = []
+    models: list[etree._Element] = []
+    known: set[str] = set()  # the names its texts may read: an imported element's under its import's name
     for requirement in decision.iterfind(f"{ns}informationRequirement/*"):
-        target = _target(requirement, by_id, shown, problems)
-        if target is not None:
+        found = _target(requirement, files, root, shown, problems)
+        if found is not None:
+            target, prefix = found
+            known.add(prefix or normal_name(target.get("name") or ""))
             kind = etree.QName(target).localname
-            (direct_inputs if kind == "inputData" else required).append(normal_name(target.get("name") or ""))
+            (direct_inputs if kind == "inputData" else required).append(_qualified(prefix, target))
     for requirement in decision.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge"):
-        target = _target(requirement, by_id, shown, problems)
-        if target is not None:
-            knowledge.append(normal_name(target.get("name") or ""))
-    known = {*direct_inputs, *required, *knowledge}
+        found = _target(requirement, files, root, shown, problems)
+        if found is not None:
+            target, prefix = found
+            known.add(prefix or normal_name(target.get("name") or ""))
+            knowledge.append(_qualified(prefix, target))
+            if etree.QName(target).localname == "businessKnowledgeModel":
+                models.append(target)
+    known |= files.missing
     reads = _read_texts(expression, ns, known, shown, decision_id, problems)
     for name in reads:
         if name not in known:
@@ -113,14 +154,14 @@ def read_expression_decision(decision: etree._Element) -> tuple[ExpressionDecisi
                                     f'{shown} ({CONSTRUCT_NAMES.get(construct, construct)}) reads "{name}", which '
                                     "is none of the input data, decisions or knowledge models it requires "
                                     f"(it requires: {', '.join(sorted(known)) or 'none'})"))
-    for requirement in decision.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge"):
-        model = by_id.get((requirement.get("href") or "").lstrip("#"))
-        if model is not None and etree.QName(model).localname == "businessKnowledgeModel":
-            problems += _knowledge_problems(model, ns, by_id, shown, decision_id)
+    for model in models:
+        problems += _knowledge_problems(model, files, shown, decision_id)
     read = ExpressionDecision(decision_id=decision_id, name=normal_name(decision.get("name") or decision_id),
-                              construct=construct, inputs=tuple(_all_inputs(decision, by_id, ns)),
+                              construct=construct, inputs=tuple(_all_inputs(decision, files)),
                               direct_inputs=tuple(dict.fromkeys(direct_inputs)), required=tuple(required),
-                              knowledge=tuple(knowledge), reads=tuple(reads))
+                              knowledge=tuple(knowledge), reads=tuple(reads),
+                              outputs=tuple(normal_name(o.get("name") or "") for o in expression.iterfind(
+                                  f"{ns}output")) if construct == "decisionTable" else ())
     return read, problems
 
 
@@ -148,16 +189,19 @@ def _read_texts(expression: etree._Element, ns: str, known: set[str], shown: str
     return tuple(reads)
 
 
-def _knowledge_problems(model: etree._Element, ns: str, by_id: dict, shown: str,
-                        decision_id: str) -> list[Problem]:
-    """A business knowledge model the decision invokes: its logic parses and reads only its parameters
-    and the knowledge models it requires itself (not followed further)."""
+def _knowledge_problems(model: etree._Element, files: _Files, shown: str, decision_id: str) -> list[Problem]:
+    """A business knowledge model the decision invokes (in its file or an imported one): its logic parses
+    and reads only its parameters and the knowledge models it requires itself (not followed further)."""
+    ns = f"{{{etree.QName(model).namespace}}}"
     logic = model.find(f"{ns}encapsulatedLogic")
     if logic is None:
         return []
-    known = {normal_name(by_id[ref].get("name") or "") for requirement in
-             model.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge")
-             if (ref := (requirement.get("href") or "").lstrip("#")) in by_id}
+    root = model.getroottree().getroot()
+    known = set()
+    for requirement in model.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge"):
+        found = _target(requirement, files, root, shown, [])
+        if found is not None:
+            known.add(found[1] or normal_name(found[0].get("name") or ""))
     where = f'{shown}\'s business knowledge model "{model.get("name") or model.get("id")}"'
     problems: list[Problem] = []
     for name in _read_texts(logic, ns, known, where, decision_id, problems):
@@ -168,19 +212,64 @@ def _knowledge_problems(model: etree._Element, ns: str, by_id: dict, shown: str,
     return problems
 
 
-def _target(requirement: etree._Element, by_id: dict, shown: str, problems: list[Problem]) -> etree._Element | None:
+def _qualified(prefix: str | None, target: etree._Element) -> str:
+    """An element's name as the decision reads it: ``import name.element name`` for an imported one."""
+    name = normal_name(target.get("name") or "")
+    return f"{prefix}.{name}" if prefix else name
+
+
+class _Files:
+    """The decision's DMN file and the ones it may import: each file's elements by id, read once."""
+
+    def __init__(self, root: etree._Element, imported: Mapping[str, etree._Element]):
+        self.imported = imported
+        self.missing: set[str] = set()  # import names of models the project lacks (reported once, as such)
+        self._ids: dict[int, dict[str, etree._Element]] = {}
+        self.ids(root)
+
+    def ids(self, root: etree._Element) -> dict[str, etree._Element]:
+        if id(root) not in self._ids:
+            self._ids[id(root)] = {el.get("id") or "": el for el in root if isinstance(el.tag, str) and el.get("id")}
+        return self._ids[id(root)]
+
+    @staticmethod
+    def import_name(root: etree._Element, namespace: str) -> str | None:
+        """The name ``root`` imports ``namespace`` under (None when it does not import it)."""
+        for element in root.iterfind("{*}import"):
+            if element.get("namespace") == namespace:
+                return normal_name(element.get("name") or "")
+        return None
+
+
+def _target(requirement: etree._Element, files: _Files, root: etree._Element, shown: str,
+            problems: list[Problem]) -> tuple[etree._Element, str | None] | None:
+    """The element a requirement names, and the import name it is read under (None: the same file)."""
     href = requirement.get("href") or ""
     namespace, _, ident = href.partition("#")
     decision_id = shown.split('"')[1]
-    if namespace:
-        problems.append(Problem(decision_id, "dmn:import", f'{shown} requires "{href}" from an imported model; '
-                                                            "not supported (seams reads one DMN file a decision)"))
-        return None
-    target = by_id.get(ident)
+    prefix, home = None, root
+    if namespace and namespace != (root.get("namespace") or ""):
+        prefix = files.import_name(root, namespace)
+        if prefix is None:
+            problems.append(Problem(decision_id, "dmn:import",
+                                    f'{shown} requires "{href}", but its DMN file has no dmn:import of namespace '
+                                    f'"{namespace}"; add one'))
+            return None
+        if namespace not in files.imported:
+            files.missing.add(prefix)
+            problems.append(Problem(decision_id, "dmn:import",
+                                    f'{shown} requires an element of the imported model "{namespace}", which is no '
+                                    "DMN file of the project; add the DMN file whose definitions namespace is "
+                                    f'"{namespace}" to the model directory as a seam:Payload (seam:format "dmn")'))
+            return None
+        home = files.imported[namespace]
+    target = files.ids(home).get(ident)
     if target is None:
         problems.append(Problem(decision_id, "dmn:informationRequirement",
-                                f'{shown} requires "{href}", which is no element of its DMN file'))
-    return target
+                                f'{shown} requires "{href}", which is no element of '
+                                f'{"its DMN file" if prefix is None else "the imported model " + repr(namespace)}'))
+        return None
+    return target, prefix
 
 
 def _bound_names(expression: etree._Element, ns: str) -> Iterable[str]:
@@ -215,24 +304,26 @@ def _text_names(text: str, unary: bool, known: set[str], shown: str, problems: l
 
 
 
-def _all_inputs(decision: etree._Element, by_id: dict, ns: str) -> list[str]:
-    """The input data names the decision needs, through the decisions it requires (same file)."""
+def _all_inputs(decision: etree._Element, files: _Files) -> list[str]:
+    """The input data names the decision needs, through the decisions it requires (in its file or an
+    imported one; an imported input data as ``import name.input name``, as the interpreter reads it)."""
     found: dict[str, None] = {}
-    todo, seen = [decision], set()
+    todo: list[tuple[etree._Element, tuple[str, ...]]] = [(decision, ())]
+    seen: set[tuple[int, tuple[str, ...]]] = set()
     while todo:
-        current = todo.pop(0)
-        if id(current) in seen:
+        current, path = todo.pop(0)
+        if (id(current), path) in seen or len(path) > 8:
             continue
-        seen.add(id(current))
-        for requirement in current.iterfind(f"{ns}informationRequirement/*"):
-            href = requirement.get("href") or ""
-            if "#" in href and not href.startswith("#"):
-                continue
-            target = by_id.get(href.lstrip("#"))
+        seen.add((id(current), path))
+        root = current.getroottree().getroot()
+        for requirement in current.iterfind("{*}informationRequirement/*"):
+            target = _target(requirement, files, root, "\"\"", [])
             if target is None:
                 continue
-            if etree.QName(target).localname == "inputData":
-                found.setdefault(normal_name(target.get("name") or ""), None)
+            element, prefix = target
+            inner = (*path, prefix) if prefix else path
+            if etree.QName(element).localname == "inputData":
+                found.setdefault(".".join((*inner, normal_name(element.get("name") or ""))), None)
             else:
-                todo.append(target)
+                todo.append((element, inner))
     return list(found)

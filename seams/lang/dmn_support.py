@@ -18,7 +18,11 @@ name, a string concatenation). Out of scope, each named: an output
 expression under PRIORITY or OUTPUT ORDER (rules are ranked by literal
 outputs) or under COLLECT SUM, MIN or MAX,
 literal-expression decisions, boxed expressions (context, invocation,
-list, relation, function definition) and business knowledge models.
+list, relation, function definition) and tables that invoke business
+knowledge models. The check and the generator read those last with
+seams.lang.dmn_expression instead (``needs_interpreter``) and the generated
+module calls the DMN interpreter for them; what still calls ``read_decision``
+on one (rule coverage, routing suggestions) gets the problem and leaves it.
 """
 
 from __future__ import annotations
@@ -130,8 +134,8 @@ def read_decision(decision: etree._Element, *, names: Iterable[str] = ()) -> tup
     for requirement in decision.iterfind(f"{ns}knowledgeRequirement/{ns}requiredKnowledge"):
         problems.append(Problem(decision_id, "dmn:knowledgeRequirement",
                                 f'DMN decision "{decision_id}" invokes business knowledge model '
-                                f'"{requirement.get("href", "").lstrip("#")}"; business knowledge models are '
-                                "out of scope (seams evaluates decision tables)"))
+                                f'"{requirement.get("href", "").lstrip("#")}"; seams evaluates such a table with '
+                                "its DMN interpreter (seams.lang.dmn_expression), not rule by rule"))
     if table is None:
         problems.append(Problem(decision_id, "dmn:decisionTable", _not_a_table(decision, ns)))
         return None, problems
