@@ -14,7 +14,7 @@ sweeps (seams.checks.unique_overlaps) and lists at most
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lxml import etree
@@ -234,7 +234,12 @@ def _expression_findings(model: Model, decision: Decision, element: etree._Eleme
             yield Finding(KIND, subject, "dec:input",
                           f'{where} needs input data "{name}", which is no Python name; map it with a dec:input '
                           "(dec:variable, dec:fromPath) to a process variable")
-    names = read.output_names
+    yield from _output_name_findings(subject, decision, read.output_names, where)
+
+
+def _output_name_findings(subject: str, decision: Decision, names: Sequence[str], where: str) -> Iterable[Finding]:
+    """Each dec:output whose dec:variable is none of the decision's output names (a table's or a
+    boxed expression's alike)."""
     for output in decision.outputs:
         if output.variable is not None and output.variable not in names:
             shown = f'which is named "{names[0]}"' if len(names) == 1 else \
@@ -255,12 +260,7 @@ def _columns_findings(model: Model, decision: Decision, table: Table) -> Iterabl
                       f'dec:variable "{name}" is no input of {where} (its inputs: '
                       f"{', '.join(sorted(set(table_inputs))) or 'none'})")
     names = table.output_names
-    for output in decision.outputs:
-        if output.variable is not None and output.variable not in names:
-            shown = f'which is named "{names[0]}"' if len(names) == 1 else \
-                f"whose outputs are {', '.join(repr(n) for n in names)}"
-            yield Finding(KIND, subject, "dec:output",
-                          f'dec:variable "{output.variable}" is not the output of {where}, {shown}')
+    yield from _output_name_findings(subject, decision, names, where)
     mapped = {o.variable for o in decision.outputs}
     if len(names) > 1 and decision.outputs:
         for name in names:
