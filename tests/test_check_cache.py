@@ -120,6 +120,30 @@ def test_the_statements_are_kept_from_the_second_check_here_on(example_project, 
     assert check(capsys, example_project, "--no-cache") == first
 
 
+def test_a_planted_fifo_in_place_of_an_entry_or_the_pack_is_ignored(example_project, capsys):
+    """A cloned .seams may hold a FIFO where an entry or the statement pack is: read plainly it
+    would block the check for ever; seams reads only regular files."""
+    import os
+
+    from seams.model.statement_cache import PACK_NAME
+
+    first = check(capsys, example_project)
+    trig = example_project / "model" / "model.trig"
+    trig.write_text(trig.read_text(encoding="utf-8").replace("sh:maxLength 500", "sh:maxLength 400", 1),
+                    encoding="utf-8")
+    edited = check(capsys, example_project)  # starts the pack
+    for entry in entries(example_project):
+        entry.unlink()
+        os.mkfifo(entry)
+    pack = example_project / check_command.STATEMENTS / PACK_NAME
+    pack.unlink()
+    os.mkfifo(pack)
+    assert check(capsys, example_project) == edited
+    trig.write_text(trig.read_text(encoding="utf-8").replace("sh:maxLength 400", "sh:maxLength 500", 1),
+                    encoding="utf-8")
+    assert check(capsys, example_project) == first
+
+
 def test_no_cache_neither_reads_nor_writes(example_project, capsys, fresh_calls):
     check(capsys, example_project, "--no-cache")
     assert not (example_project / ".seams" / "check-cache").exists()

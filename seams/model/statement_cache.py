@@ -55,6 +55,7 @@ from seams.errors import SeamsError
 from seams.fs import atomic_write
 from seams.model.trig_parse import model_dataset, parse_trig, quiet_parse
 from seams.model.trig_scan import Document, scan
+from seams.project.limits import LimitError, read_regular_file
 
 FORMAT = 1
 PACK_NAME = "statements.json"
@@ -302,12 +303,9 @@ def _read_pack(pack_dir: Path, tool: str, limit: int) -> _Pack | None:
     """The pack; None when there is none, it is over ``limit`` bytes or it cannot be trusted."""
     path = pack_dir / PACK_NAME
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError:
-        return None
-    if len(raw) > limit:
-        return None
+        raw = read_regular_file(path, max_bytes=limit)
+    except (OSError, LimitError):
+        return None  # none, over the limit, or no regular file (a planted FIFO would block a plain read)
     try:
         data = json.loads(raw)
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("tool") != tool:

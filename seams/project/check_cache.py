@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from seams.findings import Finding
 from seams.fs import atomic_write
+from seams.project.limits import LimitError, read_regular_file
 
 if TYPE_CHECKING:
     from seams.project.layout import Project
@@ -220,12 +221,9 @@ def read_verdict(project: Project, key: str) -> Verdict | None:
     try:
         if not path.parent.resolve().is_relative_to(project.root.resolve()):
             return None  # a .seams leading out of the project: never read from there
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
-        return None
-    if len(raw) > MAX_ENTRY_BYTES:
-        return None
+        raw = read_regular_file(path, max_bytes=MAX_ENTRY_BYTES)
+    except (OSError, LimitError):
+        return None  # none, over the limit, or no regular file (a planted FIFO would block a plain read)
     try:
         data = json.loads(raw.decode("utf-8"))
         if data.get("format") != FORMAT or data.get("key") != key:
