@@ -619,25 +619,28 @@ class Runtime:
         if ext is None:
             return
         variables = _plain(task.data)
-        local: dict[str, Any] = {}
-        for item in ext.iterfind(f"{_C}inputOutput/{_C}inputParameter"):
-            if item.get("name"):
-                local[item.get("name", "")] = self._expression(item.text or "", variables, element)
-        for item in ext.iterfind(f"{_Z}ioMapping/{_Z}input"):
-            if item.get("target"):
-                local[item.get("target", "")] = self._expression(item.get("source") or "", variables, element)
+        local = self._mapped(ext, "input", variables, element)
         self._locals[task.id] = {name: variables.get(name, _MISSING) for name in local}
         task.data.update(copy.deepcopy(local))
+
+    def _mapped(self, ext: Any, way: str, variables: dict[str, Any], element: str) -> dict[str, Any]:
+        """The values of an element's ``way`` ("input" or "output") mappings in both dialects:
+        ``camunda:inputParameter``/``outputParameter`` (name, expression as text) and
+        ``zeebe:input``/``zeebe:output`` (target, source), in document order."""
+        mapped: dict[str, Any] = {}
+        for item in ext.iterfind(f"{_C}inputOutput/{_C}{way}Parameter"):
+            if item.get("name"):
+                mapped[item.get("name", "")] = self._expression(item.text or "", variables, element)
+        for item in ext.iterfind(f"{_Z}ioMapping/{_Z}{way}"):
+            if item.get("target"):
+                mapped[item.get("target", "")] = self._expression(item.get("source") or "", variables, element)
+        return mapped
 
     def _drop_locals(self, task: Any) -> None:
         """A service task's input-mapped locals go when it completes (the values they hid come back),
         unless its handler set them as outputs; its outputs are its contract's, not output mappings."""
         hidden = {name: before for name, before in self._locals.pop(task.id, {}).items() if name not in self.outputs}
-        for name, before in hidden.items():
-            if before is _MISSING:
-                task.data.pop(name, None)
-            else:
-                task.data[name] = before
+        _restore(task, hidden)
         _pass_on(task, {}, hidden)
 
     def _map_outputs(self, task: Any, process_id: str, element: str) -> None:
@@ -648,21 +651,8 @@ class Runtime:
         hidden = self._locals.pop(task.id, {})
         if ext is None:
             return
-        variables = _plain(task.data)
-        out: dict[str, Any] = {}
-        for item in ext.iterfind(f"{_C}inputOutput/{_C}outputParameter"):
-            if item.get("name"):
-                out[item.get("name", "")] = self._expression(item.text or "", variables, element)
-        for item in ext.iterfind(f"{_Z}ioMapping/{_Z}output"):
-            if item.get("target"):
-                out[item.get("target", "")] = self._expression(item.get("source") or "", variables, element)
-        for name, before in hidden.items():
-            if name in out:
-                continue
-            if before is _MISSING:
-                task.data.pop(name, None)
-            else:
-                task.data[name] = before
+        out = self._mapped(ext, "output", variables=_plain(task.data), element=element)
+        _restore(task, {name: before for name, before in hidden.items() if name not in out})
         if out:
             task.data.update(copy.deepcopy(out))
             self.outputs = {**self.outputs, **out}
@@ -828,6 +818,15 @@ def _output_problems(result: Mapping[str, Any], outputs: Mapping[str, Any]) -> l
 
 
 _NOT_YET_RUN = TaskState.MAYBE | TaskState.LIKELY | TaskState.FUTURE | TaskState.WAITING | TaskState.READY
+
+
+def _restore(task: Any, hidden: dict[str, Any]) -> None:
+    """Put back the values input-mapped locals hid (a variable that did not exist goes again)."""
+    for name, before in hidden.items():
+        if before is _MISSING:
+            task.data.pop(name, None)
+        else:
+            task.data[name] = before
 
 
 def _pass_on(task: Any, out: Mapping[str, Any], hidden: Mapping[str, Any]) -> None:
