@@ -18,10 +18,19 @@ docs/generators.md, "Workers for real engines".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from seams.generators.hookspecs import hookimpl
-from seams.generators.workers import SHARED_CONSTANTS, WorkerTask, module_source, tasks_body, worker_tasks
+from seams.generators.parts import assembled
+from seams.generators.workers import (
+    SHARED_CONSTANTS,
+    module_source,
+    read_worker_parts,
+    worker_frame,
+    worker_parts,
+    worker_tasks,
+)
 from seams.model.engine import EngineBinding
 
 if TYPE_CHECKING:
@@ -31,14 +40,21 @@ CAMUNDA7_MODULE = "camunda7_workers.py"
 
 
 class Camunda7Generator:
-    """The ``camunda7`` plugin."""
+    """The ``camunda7`` plugin. Composable: one part per task (seams.generators.workers.worker_parts)."""
 
     @hookimpl
     def seams_generate(self, model: Model) -> dict[str, bytes]:
+        return assembled(self.seams_generate_parts(model), self.seams_assemble)
+
+    @hookimpl
+    def seams_generate_parts(self, model: Model) -> dict[str, dict[str, bytes]]:
         tasks = worker_tasks(model, _topic, "topic")
-        if not tasks:
-            return {}
-        return {CAMUNDA7_MODULE: camunda7_source(model, tasks).encode("utf-8")}
+        return {CAMUNDA7_MODULE: worker_parts(tasks, worker_frame(model, CAMUNDA7_MODULE))} if tasks else {}
+
+    @hookimpl
+    def seams_assemble(self, path: str, parts: Mapping[str, bytes]) -> bytes:
+        frame, body = read_worker_parts("camunda7", path, parts)
+        return camunda7_source(frame, body).encode("utf-8")
 
 
 def _topic(binding: EngineBinding) -> str | None:
@@ -52,11 +68,9 @@ CAMUNDA7_IMPORTS = ["import base64", "import signal", "import urllib.error", "im
                     "import urllib.request"]
 
 
-def camunda7_source(model: Model, tasks: list[WorkerTask]) -> str:
-    trig = model.project.relative(model.trig_path)
-    handlers = model.project.handlers_dir.name
-    rel = model.project.relative(model.project.generated_dir)
-    module = ".".join([*rel.split("/"), CAMUNDA7_MODULE.removesuffix(".py")])
+def camunda7_source(frame: Mapping[str, str], body: list[str]) -> str:
+    """The module around ``body`` (seams.generators.workers.tasks_body), its header from ``frame``."""
+    trig, handlers, module = frame["trig"], frame["handlers"], frame["module"]
     header = (
         f"Camunda 7 external-task workers for the service tasks of {trig},\n"
         f"on the engine's REST API with the standard library only.\n\n"
@@ -77,4 +91,4 @@ def camunda7_source(model: Model, tasks: list[WorkerTask]) -> str:
     constants = [*SHARED_CONSTANTS, "MAX_RESPONSE_BYTES = 64 * 1024 * 1024  # the most of a REST answer read"]
     return module_source(header=header, imports=CAMUNDA7_IMPORTS, constants=constants,
                          engine_runtime="seams.generators.camunda7_runtime", engine_names=CAMUNDA7_RUNTIME,
-                         body=tasks_body(tasks))
+                         body=body)

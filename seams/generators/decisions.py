@@ -19,6 +19,7 @@ import builtins
 import keyword
 import re
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ from lxml import etree
 
 from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
+from seams.generators.parts import assembled, json_part, read_json_part
 from seams.generators.pysource import docstring, snake_name
 from seams.lang.condition_python import runtime_expression
 from seams.lang.dmn_expression import ExpressionDecision, needs_interpreter, read_expression_decision
@@ -89,27 +91,78 @@ _HELPERS = {
 
 
 class DecisionsGenerator:
-    """The ``decisions`` plugin."""
+    """The ``decisions`` plugin. Composable: one part per function of the module, keyed by the
+    function's name (so two components naming a function alike are "not composable", and the
+    whole-model run refuses the name), the module around them built from the parts."""
 
     @hookimpl
     def seams_generate(self, model: Model) -> dict[str, bytes]:
-        source = decisions_source(model)
-        return {MODULE: source.encode("utf-8")} if source is not None else {}
+        return assembled(self.seams_generate_parts(model), self.seams_assemble)
+
+    @hookimpl
+    def seams_generate_parts(self, model: Model) -> dict[str, dict[str, bytes]]:
+        parts = function_parts(model)
+        return {MODULE: parts} if parts else {}
+
+    @hookimpl
+    def seams_assemble(self, path: str, parts: Mapping[str, bytes]) -> bytes:
+        return module_from_parts(path, parts).encode("utf-8")
 
 
 def decisions_source(model: Model) -> str | None:
     """The module text, or None when the model has no decisions."""
-    functions: dict[str, str] = {}
-    helpers: set[str] = set()
-    texts: dict[str, str] = {}  # DMN file text -> the module global holding it (expression decisions)
+    parts = function_parts(model)
+    return module_from_parts(MODULE, parts) if parts else None
+
+
+def function_parts(model: Model) -> dict[str, bytes]:
+    """One JSON part per function of the module, by function name ({} without decisions).
+
+    A part holds the function's ``source`` and the module helpers it ``needs``; a decision
+    that is no table holds instead the ``source`` of its head, the ``call`` of the DMN
+    interpreter that ends it and the DMN file ``texts`` that call reads, which the module
+    numbers ``_DMN_1``, ``_DMN_2``, ... by the decisions' IRIs (``order``) when it is
+    assembled: the numbers depend on every decision of the model, a part only on its own.
+    """
+    functions: dict[str, dict[str, object]] = {}
     for decision, name, table in _named_tables(model):
         if isinstance(table, ExpressionDecision):
-            functions[name] = _expression_function(model, name, table, decision, texts)
+            functions[name] = _expression_function(model, name, table, decision)
         else:
-            functions[name] = _function(model, name, table, decision, model.qname(decision.iri), helpers)
+            helpers: set[str] = set()
+            source = _function(model, name, table, decision, model.qname(decision.iri), helpers)
+            functions[name] = {"source": source, "needs": sorted(helpers)}
     if not functions:
-        return None
-    functions.update(_graph_functions(model))
+        return {}
+    functions.update((name, {"source": source}) for name, source in _graph_functions(model).items())
+    return {name: json_part(value) for name, value in functions.items()}
+
+
+_PART_FIELDS = {"source": str}
+_CALL_FIELDS = {"decision_id": str, "inputs": str}
+
+
+def module_from_parts(path: str, parts: Mapping[str, bytes]) -> str:
+    """The module from its functions' parts (:func:`function_parts`, of one model or merged from
+    several components): the order, ``__all__``, helpers, DMN texts and imports all come from the
+    parts' keys and contents, never from the order of ``parts``."""
+    read = {name: read_json_part("decisions", path, name, parts[name], _PART_FIELDS) for name in sorted(parts)}
+    for name, part in read.items():
+        if not isinstance(part.get("needs", []), list) or ("call" in part and not isinstance(part.get("order"), str)):
+            raise GeneratorError(f"decisions: {path} part {name!r} has a needs that is no list or a call without order")
+    helpers = {str(h) for part in read.values() for h in part.get("needs", [])}
+    texts: dict[str, str] = {}  # DMN file text -> the module global holding it (expression decisions)
+    functions = {name: part["source"] for name, part in read.items()}
+    for _, name in sorted((part["order"], name) for name, part in read.items() if "call" in part):
+        part = read[name]
+        call = part["call"]
+        if not isinstance(call, dict) or any(not isinstance(call.get(f), t) for f, t in _CALL_FIELDS.items()) \
+                or not isinstance(part.get("texts"), list) or not part["texts"]:
+            raise GeneratorError(f"decisions: {path} part {name!r} has no call of seams' DMN interpreter")
+        holders = [texts.setdefault(str(text), f"_DMN_{len(texts) + 1}") for text in part["texts"]]
+        holder, imports = holders[0], holders[1:]
+        functions[name] += (f"\n    return decide_by_id({holder}, {call['decision_id']!r}, {{{call['inputs']}}}"
+                            + (f", imports=({', '.join(imports)},))" if imports else ")"))
     header = (
         "Decision tables of the model as plain Python functions.\n\n"
         "Generated by `seams generate` (decisions) from the model; every run rewrites it.\n"
@@ -122,7 +175,7 @@ def decisions_source(model: Model) -> str | None:
         *([runtime_source()] if "_feel_test" in helpers else []),
         *([f"{_RUNTIME_NAME} = {runtime_expression()}  # FEEL semantics of the output expressions"]
           if _RUNTIME_NAME in helpers else []),
-        *(_HELPERS[h] for h in sorted(helpers - {"_feel_test", _RUNTIME_NAME})),
+        *(_HELPERS[h] for h in sorted(helpers & set(_HELPERS))),
         *(f"{name} = {text!r}  # the DMN file its decisions that are no tables are read from"
           for text, name in texts.items()),
         *(functions[n] for n in sorted(functions)),
@@ -134,13 +187,13 @@ def decisions_source(model: Model) -> str | None:
     if texts:
         header += ("\nDecisions that are no tables (literal expressions, boxed contexts, invocations, ...)\n"
                    "call seams' DMN interpreter with their DMN file's text (docs/generators.md).")
-    parts = [
+    module = [
         f"{docstring(header)}\n\nfrom __future__ import annotations\n\n"
         f"from datetime import {datetime_names}\nfrom decimal import Decimal{zoneinfo}{interpreter}\n\n"
         f"__all__ = [{exported}]",
         *body,
     ]
-    return "\n\n\n".join(parts) + "\n"
+    return "\n\n\n".join(module) + "\n"
 
 
 _NAMED: weakref.WeakKeyDictionary[Model, list[tuple[Decision, str, Table | ExpressionDecision]]] = \
@@ -288,19 +341,16 @@ def _expression_parameters(model: Model, read: ExpressionDecision, decision: Dec
     return params
 
 
-def _expression_function(model: Model, name: str, read: ExpressionDecision, decision: Decision,
-                         texts: dict[str, str]) -> str:
+def _expression_function(model: Model, name: str, read: ExpressionDecision, decision: Decision) -> dict[str, object]:
     """A decision the generator does not write as Python (a boxed expression, a table that invokes a
     BKM or requires an imported model's element): a call of seams' DMN interpreter on its DMN file's
     text and the texts of the files it imports, which the module holds once per file (generating
-    Python for every boxed expression would restate all of FEEL; docs/generators.md)."""
+    Python for every boxed expression would restate all of FEEL; docs/generators.md). The part
+    holds the function's head, the call and the texts; :func:`module_from_parts` names the texts."""
     payload = model.payload_for(decision.iri)
     assert payload is not None
-    holders = []
-    for each in (payload, *imported_payloads(model, payload).values()):
-        text = etree.tostring(each.tree.getroot(), encoding="unicode")
-        holders.append(texts.setdefault(text, f"_DMN_{len(texts) + 1}"))
-    holder, imports = holders[0], holders[1:]
+    texts = [etree.tostring(each.tree.getroot(), encoding="unicode")
+             for each in (payload, *imported_payloads(model, payload).values())]
     params = _expression_parameters(model, read, decision)
     subject = model.qname(decision.iri)
     title = decision.label or read.name
@@ -309,9 +359,8 @@ def _expression_function(model: Model, name: str, read: ExpressionDecision, deci
            "as seams' DMN interpreter evaluates it (FEEL values: numbers are Decimal,\n"
            "an evaluation error is None).")
     inputs = ", ".join(f"{data!r}: {param}" for data, param in params.items())
-    return "\n".join([f"def {name}({', '.join(params.values())}):", f"    {docstring(doc, '    ')}",
-                      f"    return decide_by_id({holder}, {read.decision_id!r}, {{{inputs}}}"
-                      + (f", imports=({', '.join(imports)},))" if imports else ")")])
+    return {"source": "\n".join([f"def {name}({', '.join(params.values())}):", f"    {docstring(doc, '    ')}"]),
+            "call": {"decision_id": read.decision_id, "inputs": inputs}, "texts": texts, "order": str(decision.iri)}
 
 
 def _parameters(model: Model, table: Table, decision: Decision, subject: str) -> dict[str, str]:

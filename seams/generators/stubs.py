@@ -11,11 +11,13 @@ package, which is hand-owned (docs/architecture.md, D-handler-contract).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators.hookspecs import hookimpl
+from seams.generators.parts import assembled
 from seams.generators.pysource import docstring, require_identifier
 from seams.lang.field_values import DATATYPES
 from seams.model.view import JsonError, optional_input
@@ -36,11 +38,23 @@ _UNKNOWN = ("Any", ("typing", "Any"))
 
 
 class StubsGenerator:
-    """The ``stubs`` plugin."""
+    """The ``stubs`` plugin. Composable: each stub is one part (key ``""``) of its own file, so
+    two components with one handler give one key twice, which a caller merging parts takes
+    for "not composable" (the whole-model run then refuses the second handler)."""
 
     @hookimpl
     def seams_generate(self, model: Model) -> dict[str, bytes]:
-        return stub_files(model)
+        return assembled(self.seams_generate_parts(model), self.seams_assemble)
+
+    @hookimpl
+    def seams_generate_parts(self, model: Model) -> dict[str, dict[str, bytes]]:
+        return {path: {"": data} for path, data in stub_files(model).items()}
+
+    @hookimpl
+    def seams_assemble(self, path: str, parts: Mapping[str, bytes]) -> bytes:
+        if set(parts) != {""}:
+            raise GeneratorError(f"stubs: {path} is one part with the key '', not {sorted(parts)!r}")
+        return parts[""]
 
 
 def stub_files(model: Model) -> dict[str, bytes]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,6 +26,7 @@ from rdflib import URIRef
 from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators import worker_runtime
+from seams.generators.parts import json_part, read_json_part
 from seams.generators.pysource import docstring, require_identifier
 from seams.lang.field_values import DATATYPES
 from seams.model.engine import EngineBinding, engine_binding
@@ -222,15 +223,74 @@ def _tuple(names: tuple[str, ...]) -> str:
     return "(" + ", ".join(literal(n) for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
-def tasks_body(tasks: list[WorkerTask]) -> list[str]:
-    """The end of a workers module: each task's table under a comment naming its label, subject,
-    element and handler, ``TASKS`` (job type or topic -> table) and the ``main()`` guard."""
+def task_block(task: WorkerTask) -> str:
+    """One task's table under a comment naming its label, subject, element and handler."""
+    comment = f"# {task.label} ({task.subject}, BPMN {task.element_id}): {task.module}.handle"
+    return "\n".join([comment.replace("\n", " "), *task_table(f"{task.handler.upper()}_TASK", task)])
+
+
+def task_entry(task: WorkerTask) -> str:
+    """The task's line in ``TASKS``: its job type or topic -> its table."""
+    return f"    {literal(task.job)}: {task.handler.upper()}_TASK,"
+
+
+def tasks_body(blocks: list[str], entries: list[str]) -> list[str]:
+    """The end of a workers module: each task's :func:`task_block`, ``TASKS`` (job type or topic
+    -> table, :func:`task_entry`) and the ``main()`` guard; both lists in the tasks' order."""
     body: list[str] = []
+    for block in blocks:
+        body += [block, "", ""]
+    return [*body, "TASKS = {", *entries, "}", "", "", "if __name__ == \"__main__\":", "    main()"]
+
+
+JOB_KEY = "job:"
+"""The part of one task (its table and ``TASKS`` entry) is keyed by this and its job name, so the
+tables sort by job name as the whole-model run sorts them, and a job name two components both use
+is a key clash (the whole-model run refuses it)."""
+TABLE_KEY = "table:"
+"""Each task also claims its table's name (``<HANDLER>_TASK``) with an empty part keyed by this and
+the name: two handlers that differ only in case would name one table, which the whole-model run
+refuses, so across components they are a key clash too."""
+
+
+def worker_frame(model: Model, module_file: str) -> dict[str, str]:
+    """The project's facts a workers module's header names: the TriG file, the handlers package
+    and the module's own dotted path (``module_file`` under the generated directory)."""
+    rel = model.project.relative(model.project.generated_dir)
+    return {"trig": model.project.relative(model.trig_path), "handlers": model.project.handlers_dir.name,
+            "module": ".".join([*rel.split("/"), module_file.removesuffix(".py")])}
+
+
+def worker_parts(tasks: list[WorkerTask], frame: Mapping[str, str]) -> dict[str, bytes]:
+    """The parts of a workers module: per task its block and entry with the module's ``frame``
+    (the project's facts its header names, the same in every part), and the claim of its table name."""
+    parts: dict[str, bytes] = {}
     for task in tasks:
-        comment = f"# {task.label} ({task.subject}, BPMN {task.element_id}): {task.module}.handle"
-        body += [comment.replace("\n", " "), *task_table(f"{task.handler.upper()}_TASK", task), "", ""]
-    return [*body, "TASKS = {", *(f"    {literal(t.job)}: {t.handler.upper()}_TASK," for t in tasks), "}",
-            "", "", "if __name__ == \"__main__\":", "    main()"]
+        parts[f"{JOB_KEY}{task.job}"] = json_part({"frame": dict(frame), "block": task_block(task),
+                                                   "entry": task_entry(task)})
+        parts[f"{TABLE_KEY}{task.handler.upper()}_TASK"] = b""
+    return parts
+
+
+def read_worker_parts(generator: str, path: str, parts: Mapping[str, bytes]) -> tuple[dict[str, str], list[str]]:
+    """The frame and the body of a workers module from its parts (:func:`worker_parts`, of one model
+    or merged), the tasks in job-name order; a GeneratorError for parts it did not write, for
+    frames that differ, and for no task at all (the generator writes no module then)."""
+    frames, blocks, entries = [], [], []
+    for key in sorted(parts):
+        if key.startswith(TABLE_KEY):
+            continue
+        if not key.startswith(JOB_KEY):
+            raise GeneratorError(f"{generator}: {path} part {key!r} is no task's part")
+        part = read_json_part(generator, path, key, parts[key], {"frame": dict, "block": str, "entry": str})
+        frames.append(part["frame"])
+        blocks.append(part["block"])
+        entries.append(part["entry"])
+    if not frames:
+        raise GeneratorError(f"{generator}: {path} has no task's part")
+    if any(frame != frames[0] for frame in frames[1:]):
+        raise GeneratorError(f"{generator}: {path} parts come from different projects (their frames differ)")
+    return {str(k): str(v) for k, v in frames[0].items()}, tasks_body(blocks, entries)
 
 
 def module_source(*, header: str, imports: list[str], constants: list[str], engine_runtime: str,
