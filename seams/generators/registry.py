@@ -8,6 +8,14 @@ when ``[generate] generators`` lists them: the default is the built-ins
 ``zeebe`` and ``camunda7`` run only when listed), so installing a package never changes what an existing
 project generates, and a broken package breaks only the projects that chose
 it. A built-in name wins over an installed package of the same name.
+
+:class:`Generators` is the loaded selection. Besides running each generator
+on the whole model (:meth:`Generators.run`, what :func:`run` does), it tells
+which ones are composable (they implement ``seams_generate_parts`` and
+``seams_assemble``, seams.generators.hookspecs), runs those as parts on a
+(sub-)model and assembles one file from merged parts, so an incremental
+check can know the whole-model output without a whole-model run
+(docs/generators.md, "Composable generators").
 """
 
 from __future__ import annotations
@@ -65,23 +73,100 @@ def run(names: list[str], model: Model, out_dir: Path, *, source: str) -> list[O
     that generator's Outcome problem, so one broken generator never hides
     what the others produce.
     """
-    manager, problems = _load(names, source)
-    outcomes = []
-    for name in names:
-        if name in problems:
-            outcomes.append(Outcome(name, {}, problems[name]))
-            continue
-        others = [plugin for other, plugin in manager.list_name_plugin() if other != name]
-        hook = manager.subset_hook_caller("seams_generate", remove_plugins=others)
+    return Generators(names, source=source).run(model, out_dir)
+
+
+@dataclass(frozen=True)
+class PartsOutcome:
+    """What one composable generator gave as parts (path -> {part key -> bytes}) or what went wrong."""
+
+    name: str
+    parts: Mapping[str, Mapping[str, bytes]]
+    problem: str | None = None  # the fact at fault, without the generator's name
+
+
+class Generators:
+    """The generators ``names``, loaded once (an unknown name is a ProjectError naming ``source``)."""
+
+    def __init__(self, names: list[str], *, source: str):
+        self.names = list(names)
+        self._manager, self._problems = _load(self.names, source)
+        self._callers: dict[tuple[str, str], Any] = {}
+
+    def run(self, model: Model, out_dir: Path) -> list[Outcome]:
+        """Each generator's files for the whole model, in order (see :func:`run`)."""
+        outcomes = []
+        for name in self.names:
+            if name in self._problems:
+                outcomes.append(Outcome(name, {}, self._problems[name]))
+                continue
+            try:
+                files = _files_of(self._hook(name, "seams_generate")(model=model, trig=model.trig_path,
+                                                                     out_dir=out_dir))
+            except SeamsError as exc:
+                outcomes.append(Outcome(name, {}, str(exc)))
+            except Exception as exc:  # a generator's bug is reported, not a traceback
+                outcomes.append(Outcome(name, {}, f"failed: {_reason(exc)}"))
+            else:
+                outcomes.append(Outcome(name, files))
+        return outcomes
+
+    def composable(self, name: str) -> bool:
+        """True when ``name`` loaded and implements both ``seams_generate_parts`` and ``seams_assemble``."""
+        if name in self._problems or not self._manager.has_plugin(name):
+            return False
+        return all(any(impl.plugin_name == name for impl in getattr(self._manager.hook, hook).get_hookimpls())
+                   for hook in _PART_HOOKS)
+
+    def parts(self, model: Model, out_dir: Path) -> list[PartsOutcome]:
+        """Each generator's parts for ``model`` (the whole model or one component's sub-model), in
+        order. A generator that is not :meth:`composable`, that raises or that returns something
+        other than parts has a problem instead, as in :meth:`run`."""
+        outcomes = []
+        for name in self.names:
+            if name in self._problems:
+                outcomes.append(PartsOutcome(name, {}, self._problems[name]))
+                continue
+            if not self.composable(name):
+                outcomes.append(PartsOutcome(name, {}, "implements no seams_generate_parts and seams_assemble "
+                                                       "hooks (not composable)"))
+                continue
+            try:
+                parts = _parts_of(self._hook(name, "seams_generate_parts")(model=model, trig=model.trig_path,
+                                                                           out_dir=out_dir))
+            except SeamsError as exc:
+                outcomes.append(PartsOutcome(name, {}, str(exc)))
+            except Exception as exc:  # a generator's bug is reported, not a traceback
+                outcomes.append(PartsOutcome(name, {}, f"failed: {_reason(exc)}"))
+            else:
+                outcomes.append(PartsOutcome(name, parts))
+        return outcomes
+
+    def assemble(self, name: str, path: str, parts: Mapping[str, bytes]) -> bytes:
+        """The file ``path`` of the composable generator ``name`` from ``parts`` (every component's
+        parts of that path, merged: seams.generators.parts.merge_parts). Whatever goes wrong is a
+        GeneratorError whose text is the problem, without the generator's name, as in an Outcome."""
+        if not self.composable(name):
+            raise GeneratorError(self._problems.get(name, "implements no seams_assemble hook (not composable)"))
         try:
-            files = _files_of(hook(model=model, trig=model.trig_path, out_dir=out_dir))
+            results = self._hook(name, "seams_assemble")(path=path, parts=parts)
         except SeamsError as exc:
-            outcomes.append(Outcome(name, {}, str(exc)))
+            raise GeneratorError(str(exc)) from None
         except Exception as exc:  # a generator's bug is reported, not a traceback
-            outcomes.append(Outcome(name, {}, f"failed: {_reason(exc)}"))
-        else:
-            outcomes.append(Outcome(name, files))
-    return outcomes
+            raise GeneratorError(f"failed: {_reason(exc)}") from None
+        if len(results) != 1 or not isinstance(results[0], bytes):
+            raise GeneratorError(f"seams_assemble must return the bytes of {path}")
+        return results[0]
+
+    def _hook(self, name: str, hook: str) -> Any:
+        """The hook ``hook`` of the plugin ``name`` alone (built once per pair)."""
+        if (name, hook) not in self._callers:
+            others = [plugin for other, plugin in self._manager.list_name_plugin() if other != name]
+            self._callers[name, hook] = self._manager.subset_hook_caller(hook, remove_plugins=others)
+        return self._callers[name, hook]
+
+
+_PART_HOOKS = ("seams_generate_parts", "seams_assemble")
 
 
 def _load(names: list[str], source: str) -> tuple[pluggy.PluginManager, dict[str, str]]:
@@ -123,6 +208,22 @@ def _files_of(results: list[Any]) -> dict[str, bytes]:
             raise GeneratorError(f"seams_generate must map a str path to bytes, not {path!r} to {type(data).__name__}")
         files[path] = data
     return files
+
+
+def _parts_of(results: list[Any]) -> dict[str, dict[str, bytes]]:
+    if len(results) != 1 or not isinstance(results[0], Mapping):
+        raise GeneratorError("seams_generate_parts must return a mapping of path to parts")
+    parts: dict[str, dict[str, bytes]] = {}
+    for path, file_parts in results[0].items():
+        if not isinstance(path, str) or not isinstance(file_parts, Mapping):
+            raise GeneratorError(f"seams_generate_parts must map a str path to its parts, not {path!r} to "
+                                 f"{type(file_parts).__name__}")
+        for key, data in file_parts.items():
+            if not isinstance(key, str) or not isinstance(data, bytes):
+                raise GeneratorError(f"seams_generate_parts must map each part key (str) of {path} to bytes, "
+                                     f"not {key!r} to {type(data).__name__}")
+        parts[path] = dict(file_parts)
+    return parts
 
 
 def _reason(exc: BaseException) -> str:
