@@ -1,6 +1,8 @@
 """Generators: read the model, return files (docs/generators.md).
 
-``hookspecs`` is the interface (one pluggy hook, ``seams_generate``);
+``hookspecs`` is the interface (the pluggy hook ``seams_generate``, and the optional
+``seams_generate_parts`` and ``seams_assemble`` of a composable generator, whose
+shared pieces are in ``parts``);
 ``registry`` the plugin manager that holds the built-ins (``stubs``: the handler stubs,
 ``decisions``: DMN tables as functions) and the installed packages of the
 entry point group ``seams.generators``; ``new_generator`` scaffolds such a

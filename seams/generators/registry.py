@@ -20,7 +20,7 @@ check can know the whole-model output without a whole-model run
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -97,18 +97,8 @@ class Generators:
         """Each generator's files for the whole model, in order (see :func:`run`)."""
         outcomes = []
         for name in self.names:
-            if name in self._problems:
-                outcomes.append(Outcome(name, {}, self._problems[name]))
-                continue
-            try:
-                files = _files_of(self._hook(name, "seams_generate")(model=model, trig=model.trig_path,
-                                                                     out_dir=out_dir))
-            except SeamsError as exc:
-                outcomes.append(Outcome(name, {}, str(exc)))
-            except Exception as exc:  # a generator's bug is reported, not a traceback
-                outcomes.append(Outcome(name, {}, f"failed: {_reason(exc)}"))
-            else:
-                outcomes.append(Outcome(name, files))
+            files, problem = self._call(name, "seams_generate", _files_of, model, out_dir)
+            outcomes.append(Outcome(name, files or {}, problem))
         return outcomes
 
     def composable(self, name: str) -> bool:
@@ -124,22 +114,11 @@ class Generators:
         other than parts has a problem instead, as in :meth:`run`."""
         outcomes = []
         for name in self.names:
-            if name in self._problems:
-                outcomes.append(PartsOutcome(name, {}, self._problems[name]))
+            if name not in self._problems and not self.composable(name):
+                outcomes.append(PartsOutcome(name, {}, _NOT_COMPOSABLE))
                 continue
-            if not self.composable(name):
-                outcomes.append(PartsOutcome(name, {}, "implements no seams_generate_parts and seams_assemble "
-                                                       "hooks (not composable)"))
-                continue
-            try:
-                parts = _parts_of(self._hook(name, "seams_generate_parts")(model=model, trig=model.trig_path,
-                                                                           out_dir=out_dir))
-            except SeamsError as exc:
-                outcomes.append(PartsOutcome(name, {}, str(exc)))
-            except Exception as exc:  # a generator's bug is reported, not a traceback
-                outcomes.append(PartsOutcome(name, {}, f"failed: {_reason(exc)}"))
-            else:
-                outcomes.append(PartsOutcome(name, parts))
+            parts, problem = self._call(name, "seams_generate_parts", _parts_of, model, out_dir)
+            outcomes.append(PartsOutcome(name, parts or {}, problem))
         return outcomes
 
     def assemble(self, name: str, path: str, parts: Mapping[str, bytes]) -> bytes:
@@ -147,7 +126,7 @@ class Generators:
         parts of that path, merged: seams.generators.parts.merge_parts). Whatever goes wrong is a
         GeneratorError whose text is the problem, without the generator's name, as in an Outcome."""
         if not self.composable(name):
-            raise GeneratorError(self._problems.get(name, "implements no seams_assemble hook (not composable)"))
+            raise GeneratorError(self._problems.get(name, _NOT_COMPOSABLE))
         try:
             results = self._hook(name, "seams_assemble")(path=path, parts=parts)
         except SeamsError as exc:
@@ -158,6 +137,19 @@ class Generators:
             raise GeneratorError(f"seams_assemble must return the bytes of {path}")
         return results[0]
 
+    def _call(self, name: str, hook: str, convert: Callable[[list[Any]], Any], model: Model,
+              out_dir: Path) -> tuple[Any, str | None]:
+        """``convert`` of what the hook ``hook`` of ``name`` returns for ``model``, or its problem:
+        its package's, a seams error it raised, or any other exception (a bug, not a traceback)."""
+        if name in self._problems:
+            return None, self._problems[name]
+        try:
+            return convert(self._hook(name, hook)(model=model, trig=model.trig_path, out_dir=out_dir)), None
+        except SeamsError as exc:
+            return None, str(exc)
+        except Exception as exc:  # a generator's bug is reported, not a traceback
+            return None, f"failed: {_reason(exc)}"
+
     def _hook(self, name: str, hook: str) -> Any:
         """The hook ``hook`` of the plugin ``name`` alone (built once per pair)."""
         if (name, hook) not in self._callers:
@@ -167,6 +159,7 @@ class Generators:
 
 
 _PART_HOOKS = ("seams_generate_parts", "seams_assemble")
+_NOT_COMPOSABLE = "implements no seams_generate_parts and seams_assemble hooks (not composable)"
 
 
 def _load(names: list[str], source: str) -> tuple[pluggy.PluginManager, dict[str, str]]:
