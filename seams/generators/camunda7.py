@@ -19,46 +19,25 @@ docs/generators.md, "Workers for real engines".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from seams.generators.hookspecs import hookimpl
-from seams.generators.parts import assembled
-from seams.generators.workers import (
-    SHARED_CONSTANTS,
-    module_source,
-    read_worker_parts,
-    worker_frame,
-    worker_parts,
-    worker_tasks,
-)
+from seams.generators.workers import SHARED_CONSTANTS, WorkersGenerator, module_source
 from seams.model.engine import EngineBinding
-
-if TYPE_CHECKING:
-    from seams.model.loading import Model
 
 CAMUNDA7_MODULE = "camunda7_workers.py"
 
 
-class Camunda7Generator:
-    """The ``camunda7`` plugin. Composable: one part per task (seams.generators.workers.worker_parts)."""
+class Camunda7Generator(WorkersGenerator):
+    """The ``camunda7`` plugin (seams.generators.workers.WorkersGenerator)."""
 
-    @hookimpl
-    def seams_generate(self, model: Model) -> dict[str, bytes]:
-        return assembled(self.seams_generate_parts(model), self.seams_assemble)
+    name = "camunda7"
+    module_file = CAMUNDA7_MODULE
+    job_what = "topic"
 
-    @hookimpl
-    def seams_generate_parts(self, model: Model) -> dict[str, dict[str, bytes]]:
-        tasks = worker_tasks(model, _topic, "topic")
-        return {CAMUNDA7_MODULE: worker_parts(tasks, worker_frame(model, CAMUNDA7_MODULE))} if tasks else {}
+    def job_of(self, binding: EngineBinding) -> str | None:
+        return (binding.camunda_topic or "").strip() or None
 
-    @hookimpl
-    def seams_assemble(self, path: str, parts: Mapping[str, bytes]) -> bytes:
-        frame, body = read_worker_parts("camunda7", path, parts)
-        return camunda7_source(frame, body).encode("utf-8")
-
-
-def _topic(binding: EngineBinding) -> str | None:
-    return (binding.camunda_topic or "").strip() or None
+    def source(self, frame: Mapping[str, str], body: list[str]) -> str:
+        return camunda7_source(frame, body)
 
 
 CAMUNDA7_RUNTIME = ("Camunda7Rest", "rest_headers", "answer_camunda7", "run_camunda7_task", "job_record", "Running",

@@ -26,7 +26,8 @@ from rdflib import URIRef
 from seams import vocab as V
 from seams.errors import GeneratorError
 from seams.generators import worker_runtime
-from seams.generators.parts import json_part, read_json_part
+from seams.generators.hookspecs import hookimpl
+from seams.generators.parts import assembled, json_part, read_json_part
 from seams.generators.pysource import docstring, require_identifier
 from seams.lang.field_values import DATATYPES
 from seams.model.engine import EngineBinding, engine_binding
@@ -291,6 +292,38 @@ def read_worker_parts(generator: str, path: str, parts: Mapping[str, bytes]) -> 
     if any(frame != frames[0] for frame in frames[1:]):
         raise GeneratorError(f"{generator}: {path} parts come from different projects (their frames differ)")
     return {str(k): str(v) for k, v in frames[0].items()}, tasks_body(blocks, entries)
+
+
+class WorkersGenerator:
+    """The plugin of a worker generator (``zeebe``, ``camunda7``): a subclass names its module
+    file, reads a task's job name from its engine binding and writes the module around the
+    tasks. Composable: one part per task (:func:`worker_parts`), the module assembled from them."""
+
+    name = ""  # the generator's name, in a problem with its parts
+    module_file = ""  # the module it writes, under the generated directory
+    job_what = ""  # what a job name is called in a message: "job type", "topic"
+
+    def job_of(self, binding: EngineBinding) -> str | None:
+        """The task's job name from the BPMN (None: the handler name)."""
+        raise NotImplementedError
+
+    def source(self, frame: Mapping[str, str], body: list[str]) -> str:
+        """The module around ``body`` (:func:`tasks_body`), its header from ``frame`` (:func:`worker_frame`)."""
+        raise NotImplementedError
+
+    @hookimpl
+    def seams_generate(self, model: Model) -> dict[str, bytes]:
+        return assembled(self.seams_generate_parts(model), self.seams_assemble)
+
+    @hookimpl
+    def seams_generate_parts(self, model: Model) -> dict[str, dict[str, bytes]]:
+        tasks = worker_tasks(model, self.job_of, self.job_what)
+        return {self.module_file: worker_parts(tasks, worker_frame(model, self.module_file))} if tasks else {}
+
+    @hookimpl
+    def seams_assemble(self, path: str, parts: Mapping[str, bytes]) -> bytes:
+        frame, body = read_worker_parts(self.name, path, parts)
+        return self.source(frame, body).encode("utf-8")
 
 
 def module_source(*, header: str, imports: list[str], constants: list[str], engine_runtime: str,

@@ -17,46 +17,25 @@ by the generated module only, never by seams. See docs/generators.md,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from seams.generators.hookspecs import hookimpl
-from seams.generators.parts import assembled
-from seams.generators.workers import (
-    SHARED_CONSTANTS,
-    module_source,
-    read_worker_parts,
-    worker_frame,
-    worker_parts,
-    worker_tasks,
-)
+from seams.generators.workers import SHARED_CONSTANTS, WorkersGenerator, module_source
 from seams.model.engine import EngineBinding
-
-if TYPE_CHECKING:
-    from seams.model.loading import Model
 
 ZEEBE_MODULE = "zeebe_workers.py"
 
 
-class ZeebeGenerator:
-    """The ``zeebe`` plugin. Composable: one part per task (seams.generators.workers.worker_parts)."""
+class ZeebeGenerator(WorkersGenerator):
+    """The ``zeebe`` plugin (seams.generators.workers.WorkersGenerator)."""
 
-    @hookimpl
-    def seams_generate(self, model: Model) -> dict[str, bytes]:
-        return assembled(self.seams_generate_parts(model), self.seams_assemble)
+    name = "zeebe"
+    module_file = ZEEBE_MODULE
+    job_what = "job type"
 
-    @hookimpl
-    def seams_generate_parts(self, model: Model) -> dict[str, dict[str, bytes]]:
-        tasks = worker_tasks(model, _job_type, "job type")
-        return {ZEEBE_MODULE: worker_parts(tasks, worker_frame(model, ZEEBE_MODULE))} if tasks else {}
+    def job_of(self, binding: EngineBinding) -> str | None:
+        return binding.zeebe_type or None
 
-    @hookimpl
-    def seams_assemble(self, path: str, parts: Mapping[str, bytes]) -> bytes:
-        frame, body = read_worker_parts("zeebe", path, parts)
-        return zeebe_source(frame, body).encode("utf-8")
-
-
-def _job_type(binding: EngineBinding) -> str | None:
-    return binding.zeebe_type or None
+    def source(self, frame: Mapping[str, str], body: list[str]) -> str:
+        return zeebe_source(frame, body)
 
 
 ZEEBE_RUNTIME = ("in_thread", "answer_zeebe", "run_zeebe_job", "work_job_type", "work", "main_async", "main")
