@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -248,26 +249,67 @@ def test_assembly_does_not_depend_on_the_order_of_the_parts(project, request):
 # the registry ------------------------------------------------------------------------------------
 
 
-def test_every_builtin_is_composable_and_a_package_without_the_hooks_is_not(tmp_path, monkeypatch):
+_PLAIN = """from seams.generators import hookimpl
+
+
+class Plain:
+    @hookimpl
+    def seams_generate(self):
+        return {"plain.txt": b"x"}
+
+
+generator = Plain()
+"""
+_COMPOSED = """from seams.generators import hookimpl
+
+
+class Composed:
+    \"\"\"One line per service task, in the order of their IRIs (the part keys).\"\"\"
+
+    @hookimpl
+    def seams_generate_parts(self, model):
+        return {"tasks.txt": {str(t.iri): t.iri.encode() + b"\\n" for t in model.view.service_tasks()}}
+
+    @hookimpl
+    def seams_assemble(self, path, parts):
+        return b"".join(parts[key] for key in sorted(parts))
+
+    @hookimpl
+    def seams_generate(self, model):
+        parts = self.seams_generate_parts(model)
+        return {path: self.seams_assemble(path, each) for path, each in parts.items()}
+
+
+generator = Composed()
+"""
+
+
+def test_a_package_is_composable_when_it_implements_both_hooks(tmp_path, monkeypatch, request):
     site = tmp_path / "site"
-    info = site / "seams_plain-0.1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: seams_plain\nVersion: 0.1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[seams.generators]\nplain = seams_plain:generator\n", encoding="utf-8")
-    (site / "seams_plain.py").write_text(
-        "from seams.generators import hookimpl\n\n\nclass Plain:\n    @hookimpl\n"
-        "    def seams_generate(self):\n        return {'plain.txt': b'x'}\n\n\ngenerator = Plain()\n",
-        encoding="utf-8")
+    for module, source in (("seams_plain", _PLAIN), ("seams_composed", _COMPOSED)):
+        info = site / f"{module}-0.1.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1.0\n", encoding="utf-8")
+        entry = module.removeprefix("seams_")
+        (info / "entry_points.txt").write_text(f"[seams.generators]\n{entry} = {module}:generator\n",
+                                               encoding="utf-8")
+        (site / f"{module}.py").write_text(source, encoding="utf-8")
+        request.addfinalizer(lambda module=module: sys.modules.pop(module, None))  # forgotten after the test
     monkeypatch.syspath_prepend(str(site))
-    generators = Generators([*ALL, "plain"], source="seams.toml")
-    assert [generators.composable(name) for name in [*ALL, "plain"]] == [True] * len(ALL) + [False]
+    names = [*ALL, "plain", "composed"]
+    generators = Generators(names, source="seams.toml")
+    assert [generators.composable(name) for name in names] == [True] * len(ALL) + [False, True]
     model = _model(copy_example(tmp_path))
-    outcomes = generators.parts(model, model.project.generated_dir)
-    assert outcomes[-1].problem is not None and "not composable" in outcomes[-1].problem
-    assert generators.run(model, model.project.generated_dir)[-1].files == {"plain.txt": b"x"}
+    out_dir = model.project.generated_dir
+    outcomes = {o.name: o for o in generators.parts(model, out_dir)}
+    assert outcomes["plain"].problem is not None and "not composable" in outcomes["plain"].problem
+    assert set(outcomes["composed"].parts["tasks.txt"]) == {str(t.iri) for t in model.view.service_tasks()}
+    files = {o.name: o.files for o in generators.run(model, out_dir)}
+    assert files["plain"] == {"plain.txt": b"x"}
+    assert generators.assemble("composed", "tasks.txt", outcomes["composed"].parts["tasks.txt"]) == \
+        files["composed"]["tasks.txt"]
     with pytest.raises(GeneratorError, match="not composable"):
         generators.assemble("plain", "plain.txt", {"": b"x"})
-    monkeypatch.delitem(__import__("sys").modules, "seams_plain", raising=False)
 
 
 @pytest.mark.parametrize(("name", "path", "parts", "problem"), [
