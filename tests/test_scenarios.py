@@ -212,3 +212,37 @@ def test_expected_flows_are_taken_in_order_with_unlisted_flows_between() -> None
     stopped = run("Flow_Review", "Flow_5", "Flow_Approved", end=None, error="handle raised KeyError")
     assert scenario_problems(process, plan, stopped) == [
         ("seam:scenario", 'stopped at serviceTask Task_RecordLeave "Record leave": handle raised KeyError')]
+
+
+def test_a_variable_name_two_variables_share_still_lets_scenario_keys_be_judged(tmp_path: Path) -> None:
+    """Another process's ``days`` (the usual case in a model of many processes): a key that names
+    no variable at all is still reported, and ``days`` is the run's own, typed as its own."""
+    root = copy_example(tmp_path)
+    edit(root / "model" / "model.trig", "    # Process variables\n",
+         '    ex:OtherDays a seam:Variable ; rdfs:label "Days elsewhere" ; seam:name "days" ;\n'
+         "        seam:datatype xsd:string .\n\n    # Process variables\n")
+    edit(root / "model" / "model.trig", '"days": 3,', '"days": "three", "nights": 2,')
+    lines = [f.line() for f in scenario_findings(load_model(load_project(root)))]
+    assert lines == [
+        'shape ex:LeaveRequestProcess seam:scenario: "short annual leave is booked at once": seam:values of '
+        'ex:SubmitRequest "days": \'three\' is not an xsd:integer',
+        'shape ex:LeaveRequestProcess seam:scenario: "short annual leave is booked at once": seam:values of '
+        'ex:SubmitRequest names "nights", which is no variable of the model',
+    ]
+
+
+def test_a_name_only_other_variables_have_is_typed_when_one_has_it(tmp_path: Path) -> None:
+    """A key no variable of the run has falls back to the model's: known, and typed when one
+    variable has the name, untyped when several do."""
+    root = copy_example(tmp_path)
+    edit(root / "model" / "model.trig", "    # Process variables\n",
+         '    ex:Bonus a seam:Variable ; rdfs:label "Bonus" ; seam:name "bonus" ; seam:datatype xsd:integer .\n\n'
+         "    # Process variables\n")
+    edit(root / "model" / "model.trig", '"days": 3,', '"days": 3, "bonus": "x",')
+    lines = [f.line() for f in scenario_findings(load_model(load_project(root)))]
+    assert lines == ['shape ex:LeaveRequestProcess seam:scenario: "short annual leave is booked at once": '
+                     'seam:values of ex:SubmitRequest "bonus": \'x\' is not an xsd:integer']
+    edit(root / "model" / "model.trig", "    # Process variables\n",
+         '    ex:Bonus2 a seam:Variable ; rdfs:label "Bonus 2" ; seam:name "bonus" ; seam:datatype xsd:string .\n\n'
+         "    # Process variables\n")
+    assert scenario_findings(load_model(load_project(root))) == []

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from lxml import etree
@@ -79,7 +79,28 @@ def may_leave_unset(view: View, item: FlowElement) -> frozenset[URIRef]:
 
 
 def process_variables(view: View) -> dict[URIRef, set[URIRef]]:
-    """The variables each process has: what its elements set or read, and its decisions' inputs."""
+    """The variables each process has: what its elements set or read, and its decisions' inputs
+    (worked out once per view)."""
+    found = view.memo.get("process_variables")
+    if found is None:
+        found = view.memo["process_variables"] = _process_variables(view)
+    return found
+
+
+def own_variables(view: View, process: URIRef) -> set[URIRef]:
+    """:func:`process_variables` of one process (empty for one with none)."""
+    return process_variables(view).get(process, set())
+
+
+def own_names(view: View, process: URIRef) -> dict[str, tuple[URIRef, ...]]:
+    """:func:`own_variables` by name (View.variables_named_for), worked out once per process."""
+    memo = view.memo.setdefault("own_names", {})
+    if process not in memo:
+        memo[process] = view.names_of(own_variables(view, process))
+    return memo[process]
+
+
+def _process_variables(view: View) -> dict[URIRef, set[URIRef]]:
     used: dict[URIRef, set[URIRef]] = defaultdict(set)
     for task in view.tasks.values():
         if task.process is None:
@@ -285,7 +306,8 @@ def engine_sets(model: Model, process: Process, element: etree._Element,
         if not isinstance(node.tag, str) or node.get("id") not in process.nodes:
             continue
         names, everything = bpmn_writes(node)
-        found = {iri for name in names for iri in view.variables_named(name)}
+        own = own_names(view, process.iri)
+        found = {iri for name in names for iri in view.variables_named_for(name, own, process.iri)}
         called = process.nodes[node.get("id", "")].called_element
         if everything and called:
             found |= _called_sets(model, called, _calling | {process.iri})
@@ -383,7 +405,9 @@ def _dataflow(model: Model, process: Process, element: etree._Element, variables
     start events (:func:`passed_in`)."""
     view = model.view
     by_name: dict[str, set[URIRef]] = defaultdict(set)
-    for iri in variables.get(process.iri, ()):
+    own = variables.get(process.iri, set())
+    own_by_name = view.names_of(own)
+    for iri in own:
         name = view.variable_name(iri)
         if name:
             by_name[name].add(iri)
@@ -401,7 +425,7 @@ def _dataflow(model: Model, process: Process, element: etree._Element, variables
             start_fields.setdefault(start.get("id", ""), set()).update(
                 view.variable_name(iri) or "" for iri in given)
     for start, fields in start_fields.items():
-        named = {iri for name in fields for iri in view.variables_named(name)}
+        named = {iri for name in fields for iri in view.variables_named_for(name, own_by_name, process.iri)}
         sets[start] = sets.get(start, frozenset()) | named
         for iri in named:
             by_name[view.variable_name(iri) or ""].add(iri)
@@ -426,10 +450,6 @@ def passed_in(model: Model, flows: dict[URIRef, _Dataflow]) -> dict[URIRef, froz
         element_id = flows[iri].process.element_id
         if element_id:
             by_id.setdefault(element_id, iri)
-    names: dict[str, set[URIRef]] = defaultdict(set)
-    for variable in view.variables.values():
-        if variable.name:
-            names[variable.name].add(variable.iri)
     given: dict[URIRef, list[frozenset[URIRef]]] = defaultdict(list)
     for flow in flows.values():
         zeebe = V.ZEEBE_NS in (flow.element.getroottree().getroot().nsmap or {}).values()
@@ -439,11 +459,16 @@ def passed_in(model: Model, flows: dict[URIRef, _Dataflow]) -> dict[URIRef, froz
             if target is None or node.get("id", "") not in flow.before:
                 continue
             available = flow.before[node.get("id", "")]
-            given[target].append(_passed(node, available, names, zeebe))
+            own = own_names(view, target)
+
+            def named(name: str, target: URIRef = target, own: dict[str, tuple[URIRef, ...]] = own) -> set[URIRef]:
+                return set(view.variables_named_for(name, own, target))
+
+            given[target].append(_passed(node, available, named, zeebe))
     return {iri: frozenset.intersection(*each) for iri, each in given.items() if each}
 
 
-def _passed(node: etree._Element, available: frozenset[URIRef], names: dict[str, set[URIRef]],
+def _passed(node: etree._Element, available: frozenset[URIRef], named: Callable[[str], set[URIRef]],
             zeebe: bool) -> frozenset[URIRef]:
     """What one call activity passes in, of the variables ``available`` before it."""
     ext = node.find(f"{{{V.BPMN_NS}}}extensionElements")
@@ -457,9 +482,10 @@ def _passed(node: etree._Element, available: frozenset[URIRef], names: dict[str,
         if item.get("variables") == "all":
             out |= available
         elif (item.get("target") or "").strip():
-            out |= names.get((item.get("target") or "").strip(), set())
+            out |= named((item.get("target") or "").strip())
     for item in ext.iterfind(f"{_Z}ioMapping/{_Z}input"):
-        out |= names.get((item.get("target") or "").strip(), set())
+        if (item.get("target") or "").strip():
+            out |= named((item.get("target") or "").strip())
     return frozenset(out)
 
 
@@ -552,7 +578,7 @@ def _condition_findings(model: Model, process: Process, by_name: dict[str, set[U
             continue
         for name in sorted(condition.names):
             if name not in by_name:
-                declared = _declared(model, name)
+                declared = _declared(model, name, process.iri)
                 if declared is not None:  # declared, but no element of the process sets or reads it yet
                     yield Finding(KIND, flow.id, CONDITION,
                                   f'reads "{name}" ({model.qname(declared)}), which no task of '
@@ -591,9 +617,10 @@ def _unset_read(model: Model, process: Process, node: str, name: str, variable: 
     return f'"{name}" read by {reader} is not set on {where}; {step}'
 
 
-def _declared(model: Model, name: str) -> URIRef | None:
-    """The first (by IRI) seam:Variable named ``name`` anywhere in the model, if any."""
-    found = sorted(v.iri for v in model.view.variables.values() if v.name == name)
+def _declared(model: Model, name: str, process: URIRef) -> URIRef | None:
+    """The first (by IRI) seam:Variable named ``name`` anywhere in the model, if any (a name
+    none of ``process``'s variables has: what it reads of the model by name)."""
+    found = sorted(model.view.variables_named_for(name, {}, process), key=str)
     return found[0] if found else None
 
 

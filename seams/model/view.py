@@ -9,7 +9,7 @@ decision checks report it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
@@ -250,6 +250,12 @@ class View:
     decisions: dict[URIRef, Decision]
     forms: dict[URIRef, FormShape]
     labels: dict[URIRef, str]
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What a check derives from the whole view once (seams.checks.flow.process_variables)."""
+    wide_names: dict[URIRef, set[str]] = field(default_factory=dict, compare=False, repr=False)
+    """Per process, the names a check looked up in the whole model because no variable of the
+    process has them (:meth:`variables_named_for`): what a process reads of other parts of the
+    model by name alone (seams.model.components links it with them)."""
 
     def service_tasks(self) -> list[Task]:
         return [t for t in self.tasks.values() if t.kind == V.ServiceTask]
@@ -266,6 +272,34 @@ class View:
     def variables_named(self, name: str) -> tuple[URIRef, ...]:
         """The variables whose ``seam:name`` is ``name``, in the view's order."""
         return self._variables_by_name.get(name, ())
+
+    def variables_named_for(self, name: str, own: Mapping[str, tuple[URIRef, ...]],
+                            process: URIRef) -> tuple[URIRef, ...]:
+        """The variables named ``name`` that are ``process``'s own (``own``: its variables by
+        name, :func:`names_of`) if any is, else every one in the model: two processes that each
+        have their ``days`` read each their own, and a name none of the process's variables has
+        is what the process reads of the model by name (kept in :attr:`wide_names`)."""
+        mine = own.get(name, ())
+        if mine:
+            return mine
+        self.wide_names.setdefault(process, set()).add(name)
+        return self.variables_named(name)
+
+    def names_of(self, variables: Iterable[URIRef]) -> dict[str, tuple[URIRef, ...]]:
+        """Some variables by name (each name's in the view's order)."""
+        found: dict[str, list[URIRef]] = {}
+        for iri in sorted(variables, key=self._position):
+            variable = self.variables.get(iri)
+            if variable is not None and variable.name:
+                found.setdefault(variable.name, []).append(iri)
+        return {name: tuple(iris) for name, iris in found.items()}
+
+    def _position(self, iri: URIRef) -> int:
+        return self._positions.get(iri, len(self._positions))
+
+    @cached_property
+    def _positions(self) -> dict[URIRef, int]:
+        return {iri: number for number, iri in enumerate(self.variables)}
 
     @cached_property
     def _variables_by_name(self) -> dict[str, tuple[URIRef, ...]]:
