@@ -15,6 +15,8 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from seams.errors import EditError
+
 CONFIG_NAME = "seams.toml"
 """The project's config file; its directory is the project root (and pytest collects it)."""
 MODEL_ENV = "SEAMS_MODEL"
@@ -71,3 +73,32 @@ def atomic_write(path: Path, data: bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+_GITIGNORE = "*\n"
+
+
+def ensure_local_dir(root: Path, directory: Path) -> None:
+    """Create ``directory``; a ``.seams`` folder on the way gets its ``.gitignore`` (``*``).
+
+    Refused when it resolves outside ``root``: a ``.seams`` that is a symlink (a
+    cloned repository may hold one) must not carry the project's writes elsewhere.
+    """
+    if not directory.resolve().is_relative_to(root.resolve()):
+        raise EditError(f"{directory}: leads outside the project root {root.resolve()}")
+    directory.mkdir(parents=True, exist_ok=True)
+    for folder in (directory, *directory.parents):
+        if folder == root or not folder.is_relative_to(root):
+            break
+        if folder.name == ".seams":
+            _create_once(folder / ".gitignore", _GITIGNORE.encode())
+
+
+def _create_once(path: Path, content: bytes) -> None:
+    """Create ``path`` unless something (a symlink included, never followed) is there."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        return
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(content)

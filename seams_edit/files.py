@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from seams.errors import EditError
-from seams.fs import resolve_inside, sha256_hex
+from seams.fs import ensure_local_dir, resolve_inside, sha256_hex
 from seams.project.writes import WriteError, write_all
 from seams_edit.journal import APPLIED, APPLYING, rename_point, sync_directory
 
 MANIFEST = "manifest.json"
-_GITIGNORE = "*\n"
 
 
 @dataclass(frozen=True)
@@ -170,29 +169,3 @@ def undo_entries(undo_dir: Path) -> list[Path]:
 def next_sequence(undo_dir: Path) -> int:
     entries = undo_entries(undo_dir)
     return int(entries[-1].name.split("-", 1)[0]) + 1 if entries else 1
-
-
-def ensure_local_dir(root: Path, directory: Path) -> None:
-    """Create ``directory``; a ``.seams`` folder on the way gets its ``.gitignore`` (``*``).
-
-    Refused when it resolves outside ``root``: a ``.seams`` that is a symlink (a
-    cloned repository may hold one) must not carry the project's writes elsewhere.
-    """
-    if not directory.resolve().is_relative_to(root.resolve()):
-        raise EditError(f"{directory}: leads outside the project root {root.resolve()}")
-    directory.mkdir(parents=True, exist_ok=True)
-    for folder in (directory, *directory.parents):
-        if folder == root or not folder.is_relative_to(root):
-            break
-        if folder.name == ".seams":
-            _create_once(folder / ".gitignore", _GITIGNORE.encode())
-
-
-def _create_once(path: Path, content: bytes) -> None:
-    """Create ``path`` unless something (a symlink included, never followed) is there."""
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except FileExistsError:
-        return
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(content)

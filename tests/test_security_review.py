@@ -14,12 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from seams.errors import EditError, GeneratorError, ProjectError
+from seams.fs import ensure_local_dir
 from seams.generators.generate import write_generated
 from seams.generators.new_generator import scaffold, write
 from seams.model.loading import load_model
 from seams.project.layout import load_project
 from seams_cli.llm.prompting import quote
-from seams_edit.files import ensure_local_dir
 from seams_edit.undo import undo_last
 
 TRIG = Path("model") / "model.trig"

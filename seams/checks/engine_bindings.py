@@ -35,7 +35,7 @@ KIND = "engine-binding"
 
 def engine_binding_findings(project: Project, model: Model) -> list[Finding]:
     """Kind ``engine-binding``: one finding per service task whose engine binding is missing or
-    names another handler, for each engine whose generator the project lists."""
+    names another handler, for each engine whose generator the project lists; sorted."""
     generators = project.config.generators or ()
     engines = [engine for engine in ("zeebe", "camunda7") if engine in generators]
     if not engines:
@@ -54,7 +54,7 @@ def engine_binding_findings(project: Project, model: Model) -> list[Finding]:
             if problem:
                 findings.append(Finding(KIND, model.qname(task.iri), None,
                                         f"{binding.bpmn_file} {task.element_id}: {problem}"))
-    return findings
+    return sorted(set(findings))  # like every model gate's: the union of its findings per component
 
 
 def _retries_problem(model: Model, task: Task, binding: EngineBinding) -> str | None:

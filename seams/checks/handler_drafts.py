@@ -11,6 +11,7 @@ draft (``draft-stale``) and when someone changed or removed the file
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -97,19 +98,39 @@ def _records(project: Project) -> list[dict[str, str]]:
 def draft_findings(project: Project, model: Model) -> list[Finding]:
     """``draft-stale`` (the task is gone, or its context hash moved) for every record,
     then ``draft-hand-edited`` (the file is missing or its sha256 moved)."""
+    return draft_findings_with(project, lambda iri: draft_context_hash(model, iri), model.qname)
+
+
+def draft_context_hash(model: Model, iri: URIRef) -> str | None:
+    """The context hash a draft of ``iri`` is held to; None when it is no service task of the model."""
+    task = model.view.tasks.get(iri)
+    if task is None or task.kind != V.ServiceTask:
+        return None
+    return context_for(model, iri).hash
+
+
+def drafted_tasks(project: Project) -> list[URIRef]:
+    """The tasks seams.lock records a draft of."""
+    return [URIRef(record["task"]) for record in _records(project)]
+
+
+def draft_findings_with(project: Project, context_hash: Callable[[URIRef], str | None],
+                        qname: Callable[[URIRef], str]) -> list[Finding]:
+    """:func:`draft_findings` with each task's context hash found by ``context_hash`` (the
+    whole model's, or the one kept for its component by seams.checks.incremental)."""
     stale, edited = [], []
     for record in _records(project):
         iri = URIRef(record["task"])
-        task = model.view.tasks.get(iri)
         module = record["module"]
         handler = PurePosixPath(module).stem
-        if task is None or task.kind != V.ServiceTask:
-            stale.append(Finding("draft-stale", model.qname(iri), None,
+        found = context_hash(iri)
+        if found is None:
+            stale.append(Finding("draft-stale", qname(iri), None,
                                  f"the task of the draft {module} no longer resolves; "
                                  "review the draft and its lock record"))
-        elif context_for(model, iri).hash != record["context_hash"]:
+        elif found != record["context_hash"]:
             # --force never replaces a module accepted by hand (docs/propose.md): its line names --overwrite
-            stale.append(Finding("draft-stale", model.qname(iri), None, (
+            stale.append(Finding("draft-stale", qname(iri), None, (
                 f"a fact the handler {module} was accepted against changed; review it, then run seams accept "
                 f"{handler} (or seams propose {handler} --overwrite for a new draft; seams undo takes it back)"
                 if record.get("by") == BY_HAND else

@@ -93,7 +93,13 @@ class StructureKeys:
         self._terms: dict[Node, tuple[bool, int, str]] = {}
 
     def _colour(self, value: object) -> int:
-        return self._colours.setdefault(value, len(self._colours))
+        """A colour that is a digest of what it stands for, so a structure's key is the same in
+        every graph and every run (seams.checks.incremental keeps the keys that conform)."""
+        found = self._colours.get(value)
+        if found is None:
+            digest = hashlib.blake2b(repr(value).encode("utf-8"), digest_size=8).digest()
+            found = self._colours[value] = int.from_bytes(digest, "big")
+        return found
 
     def _term(self, term: Node) -> tuple[bool, int, str]:
         """Whether ``term`` is renamed, its first colour and what it keeps: once per term of the

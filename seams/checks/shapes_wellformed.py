@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from seams.model.loading import Model
 
 KIND = "shape"
+CONFORMING = "conforming shape structures"
+"""``Model.memo`` key: the structure keys (seams.checks.shape_structures) SHACL-SHACL found
+conforming; a structure a check finds there is not validated again (its verdict is its
+structure's)."""
 SHACL_SHACL = Path(pyshacl.__file__).resolve().parent / "assets" / "shacl-shacl.ttl"
 _FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 
@@ -73,9 +77,14 @@ def _shacl_shacl_findings(model: Model, shapes: Graph) -> Iterable[Finding]:
     keys = StructureKeys()
     for part in parts(shapes):
         by_structure.setdefault(keys.key(part), []).append(part)
+    conforming = model.memo.setdefault(CONFORMING, set())  # structures known to conform (kept by a re-check)
+    by_structure = {key: found for key, found in by_structure.items() if key not in conforming}
+    if not by_structure:
+        return
     one_each = [found[0] for found in by_structure.values()]
     focus = _failing_focus_nodes(shapes, one_each)
     if focus is None:
+        conforming.update(by_structure)
         return
     failing = [part for found in by_structure.values() if focus & terms(found[0]) for part in found]
     if not failing:  # every focus node lies in a part; validate them all should that ever not hold

@@ -166,7 +166,7 @@ def module_from_parts(path: str, parts: Mapping[str, bytes]) -> str:
           for text, name in texts.items()),
         *(functions[n] for n in sorted(functions)),
     ]
-    used = {node.id for node in ast.walk(ast.parse("\n\n".join(body))) if isinstance(node, ast.Name)}
+    used = _names_used(body, {*_DATETIME_NAMES, "ZoneInfo"})
     datetime_names = ", ".join(["date", *(n for n in _DATETIME_NAMES[1:] if n in used)])
     zoneinfo = "\nfrom zoneinfo import ZoneInfo" if "ZoneInfo" in used else ""  # a literal's named zone
     interpreter = "\n\nfrom seams.lang.dmn_eval import decide_by_id" if texts else ""
@@ -180,6 +180,16 @@ def module_from_parts(path: str, parts: Mapping[str, bytes]) -> str:
         *body,
     ]
     return "\n\n\n".join(module) + "\n"
+
+
+def _names_used(body: list[str], wanted: set[str]) -> set[str]:
+    """Which of ``wanted`` the body uses as names (``ast.Name``), parsing only the pieces whose
+    text holds one of them: a module of many decisions is not parsed whole for a few imports."""
+    spelled = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, wanted))) + r")\b")
+    pieces = [piece for piece in body if spelled.search(piece)]
+    if not pieces:
+        return set()
+    return {node.id for node in ast.walk(ast.parse("\n\n".join(pieces))) if isinstance(node, ast.Name)} & wanted
 
 
 def _functions_and_texts(path: str, read: dict[str, dict]) -> tuple[dict[str, str], dict[str, str]]:

@@ -11,7 +11,10 @@ never deleted (it is kept and dropped from the lock, with a line saying so).
 
 from __future__ import annotations
 
+import os
+import stat
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,12 +22,12 @@ from typing import TYPE_CHECKING
 from seams.errors import GeneratorError, ProjectError
 from seams.findings import Finding
 from seams.fs import sha256_hex
-from seams.project.layout import inside
 from seams.project.limits import path_text_problem
 from seams.project.lock import Lock, lock_bytes, read_lock
 from seams.project.writes import write_all
 
 if TYPE_CHECKING:
+    from seams.generators.registry import Outcome
     from seams.model.loading import Model
     from seams.project.layout import Project
 
@@ -75,10 +78,16 @@ def generation(project: Project, model: Model) -> Generation:
 def _generate(project: Project, model: Model) -> Generation:
     from seams.generators import registry  # the built-ins import the FEEL machinery; only a run needs it
 
-    out_dir = project.generated_dir
-    outcomes = registry.run(registry.selected_names(project.config.generators), model, out_dir,
+    outcomes = registry.run(registry.selected_names(project.config.generators), model, project.generated_dir,
                             source=project.relative(project.config_path))
-    protected = _protected_paths(project, model)
+    return placed_generation(project, outcomes, _protected_paths(project, model))
+
+
+def placed_generation(project: Project, outcomes: Iterable[Outcome], protected: set[Path]) -> Generation:
+    """The generators' outcomes placed under the generated directory, each path checked
+    (``protected``: the files no generator may write: config, lock, TriG and payloads)."""
+    out_dir = project.generated_dir
+    places = _Places(project, out_dir, protected)
     files: dict[Path, bytes] = {}
     owner: dict[Path, str] = {}
     problems: list[tuple[str, str]] = []
@@ -87,7 +96,7 @@ def _generate(project: Project, model: Model) -> Generation:
             problems.append((outcome.name, outcome.problem))
             continue
         try:
-            placed = {_place(project, out_dir, rel, protected, owner): data for rel, data in outcome.files.items()}
+            placed = {_place(project, places, rel, owner): data for rel, data in outcome.files.items()}
         except GeneratorError as exc:
             problems.append((outcome.name, str(exc)))
             continue
@@ -98,33 +107,65 @@ def _generate(project: Project, model: Model) -> Generation:
 
 
 def _protected_paths(project: Project, model: Model) -> set[Path]:
-    paths = {project.config_path.resolve(), project.lock_path.resolve(), model.trig_path.resolve()}
-    return paths | {payload.path.resolve() for payload in model.payloads.values()}
+    return protected_paths(project, model.trig_path, [payload.path for payload in model.payloads.values()])
 
 
-def _place(project: Project, out_dir: Path, rel: str, protected: set[Path], owner: dict[Path, str]) -> Path:
+def protected_paths(project: Project, trig_path: Path, payload_paths: Iterable[Path]) -> set[Path]:
+    """The files no generator may write: the config, the lock, the TriG and every payload."""
+    paths = {project.config_path.resolve(), project.lock_path.resolve(), trig_path.resolve()}
+    return paths | {path.resolve() for path in payload_paths}
+
+
+class _Places:
+    """The directories a generated file is judged against, each resolved once (not once per file)."""
+
+    def __init__(self, project: Project, out_dir: Path, protected: set[Path]):
+        self.out_dir, self.protected = out_dir, protected
+        self.resolved_out = out_dir.resolve()
+        self._parents: dict[str, Path] = {}
+        self.handlers = project.handlers_dir
+        self.cache = project.cache_dir.resolve()
+
+    def inside(self, rel: str) -> Path | None:
+        """The file ``rel`` under the output directory, resolved; None when it leads outside.
+        Each directory is resolved once; a file that is no symlink is then that directory's."""
+        folder, _, name = rel.rpartition("/")
+        parent = self._parents.get(folder)
+        if parent is None:
+            parent = self._parents[folder] = (self.resolved_out / folder).resolve() if folder else self.resolved_out
+        candidate = parent / name
+        try:
+            plain = not stat.S_ISLNK(os.lstat(candidate).st_mode)
+        except OSError:
+            plain = True  # nothing there yet: it is written as named
+        target = candidate if plain and name not in ("", ".", "..") else (self.resolved_out / rel).resolve()
+        return target if target.is_relative_to(self.resolved_out) else None
+
+    def hand_owned_or_seams(self, path: Path) -> bool:
+        return (path in self.protected or path == self.handlers or self.handlers in path.parents
+                or self.cache in path.parents)
+
+
+def _place(project: Project, places: _Places, rel: str, owner: dict[Path, str]) -> Path:
     """The absolute path of a generated file, refusing any a generator must not write."""
     if not rel or rel.startswith("/") or "\\" in rel or any(part in ("", ".", "..") for part in rel.split("/")):
         raise GeneratorError(f"returned the path {rel!r}; paths are relative, with forward slashes")
     problem = path_text_problem(rel)
     if problem:
         raise GeneratorError(f"returned the path {rel[:60]!r}..., which {problem}")
-    try:
-        path = inside(out_dir, rel, what="generated file")
-    except ProjectError:
-        raise GeneratorError(f"returned the path {rel!r}, which leads outside {project.relative(out_dir)}") from None
-    shown = project.relative(path)
-    if _hand_owned_or_seams(project, path, protected):
-        raise GeneratorError(f"would write {shown}, which is hand-owned or belongs to seams")
+    found = places.inside(rel)
+    if found is None:
+        raise GeneratorError(f"returned the path {rel!r}, which leads outside {project.relative(places.out_dir)}")
+    path = found
+    if places.hand_owned_or_seams(path):
+        raise GeneratorError(f"would write {project.relative(path)}, which is hand-owned or belongs to seams")
     if path in owner:
-        raise GeneratorError(f"would write {shown}, which generator {owner[path]} writes too")
+        raise GeneratorError(f"would write {project.relative(path)}, which generator {owner[path]} writes too")
     return path
 
 
 def _hand_owned_or_seams(project: Project, path: Path, protected: set[Path]) -> bool:
-    handlers = project.handlers_dir
-    return (path in protected or path == handlers or handlers in path.parents
-            or project.cache_dir.resolve() in path.parents)
+    return _Places(project, project.generated_dir, protected).hand_owned_or_seams(path)
 
 
 def _removable(project: Project, model: Model, path: Path) -> bool:
@@ -158,15 +199,24 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
     record one in the lock) and ``generated-hand-edited`` (a locked file is missing or
     its sha256 differs from the lock). A hand-edited file is reported once, as
     hand-edited: that is the problem to look at first."""
-    result = generation(project, model)
+    return findings_of_generation(project, generation(project, model))
+
+
+def findings_of_generation(project: Project, result: Generation,
+                           digests: dict[Path, str] | None = None) -> list[Finding]:
+    """:func:`generated_findings` of a generation however it was made (whole, or composed
+    from the model's components by seams.checks.incremental); ``digests``: files'
+    ``<size>:<sha256>`` as just read (seams.project.check_cache.check_key), not read again."""
     lock = read_lock(project)
+    on_disk = _OnDisk(digests or {})
+    root = project.root.resolve()
     edited: list[Finding] = []
     for rel, digest in sorted(lock.generated.items()):
-        path = _locked_path(project, rel)
+        path = _locked_path(project, rel, root)
         if not path.is_file():
             edited.append(Finding("generated-hand-edited", rel, None,
                                   "missing; seams.lock records it; run seams generate"))
-        elif sha256_hex(path.read_bytes()) != digest:
+        elif on_disk.sha256(path) != digest:
             edited.append(Finding("generated-hand-edited", rel, None,
                                   "its sha256 differs from seams.lock; change the model or the generator "
                                   "instead, then run seams generate"))
@@ -174,11 +224,12 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
     stale: list[Finding] = []
     produced = set()
     for path, data in result.files.items():
-        rel = project.relative(path)
+        rel = path.relative_to(project.root).as_posix() if path.is_relative_to(project.root) \
+            else project.relative(path)  # the placed paths are resolved already
         produced.add(rel)
         if rel in edited_paths:
             continue
-        problem = _staleness(path, data, lock, rel)
+        problem = _staleness(path, data, lock, rel, on_disk)
         if problem:
             stale.append(Finding("generated-stale", rel, None, f"{problem}; run seams generate"))
     if not result.problems:  # a failed generator may still produce what looks orphaned
@@ -188,22 +239,43 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
     return [*sorted(stale), *edited]
 
 
-def _staleness(path: Path, data: bytes, lock: Lock, rel: str) -> str | None:
+class _OnDisk:
+    """Files' sha256 as the check cache's key read them, else read now."""
+
+    def __init__(self, digests: dict[Path, str]):
+        self.digests = digests
+
+    def sha256(self, path: Path) -> str:
+        known = self.digests.get(path, "")
+        size, _, digest = known.partition(":")
+        return digest if size.isdigit() and len(digest) == 64 else sha256_hex(path.read_bytes())
+
+    def same(self, path: Path, data: bytes) -> bool:
+        known = self.digests.get(path, "")
+        size, _, digest = known.partition(":")
+        if size.isdigit() and len(digest) == 64:
+            return int(size) == len(data) and digest == sha256_hex(data)
+        return path.read_bytes() == data
+
+
+def _staleness(path: Path, data: bytes, lock: Lock, rel: str, on_disk: _OnDisk) -> str | None:
     if not path.is_file():
         return "regenerating would add it"
-    if path.read_bytes() != data:
+    if not on_disk.same(path, data):
         return "regenerating would change it"
     if rel not in lock.generated:
         return "seams.lock does not record it yet"
     return None
 
 
-def _locked_path(project: Project, rel: str) -> Path:
-    lock = project.relative(project.lock_path)
-    try:
-        return inside(project.root, rel, what=lock)
-    except ProjectError:
-        raise ProjectError(f"{lock}: generated.{rel} leads outside the project") from None
+def _locked_path(project: Project, rel: str, root: Path | None = None) -> Path:
+    """Where the lock's ``generated.<rel>`` lies (``root``: the project root, resolved once by a
+    caller asking for many)."""
+    resolved = root or project.root.resolve()
+    target = (resolved / rel).resolve()
+    if not target.is_relative_to(resolved):
+        raise ProjectError(f"{project.relative(project.lock_path)}: generated.{rel} leads outside the project")
+    return target
 
 
 def write_generated(project: Project, model: Model) -> GenerateReport:

@@ -12,7 +12,7 @@ import hashlib
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
 from rdflib import Dataset, Graph, Literal, URIRef
@@ -27,7 +27,7 @@ from seams.model.view import View, build_view
 from seams.project.limits import LimitError, path_text_problem, read_regular_file
 
 if TYPE_CHECKING:
-    from seams.model.statement_cache import StatementPack
+    from seams.model.statement_cache import StatementPack, Statements
     from seams.project.layout import Project
 
 
@@ -41,6 +41,8 @@ class Model:
         self.trig_bytes = trig_bytes
         self.dataset = dataset
         self.payloads = payloads
+        self.statements: Statements | None = None  # what the dataset was built from, when it was statement-wise
+        self.memo: dict[str, Any] = {}  # what a check derived and may keep (seams.checks.shapes_wellformed)
 
     @cached_property
     def union(self) -> Graph:
@@ -118,21 +120,23 @@ def load_model(project: Project, *, statements: StatementPack | None = None) -> 
         trig_bytes = trig_path.read_bytes()
     except OSError as exc:
         raise ProjectError(f"{display}: cannot read model: {exc.strerror}") from None
+    kept = None
     if statements is None:
         dataset = parse_trig(trig_bytes, source=display, base=project.config.base)
     else:
-        from seams.model.statement_cache import parse_trig_statements
+        from seams.model.statement_cache import parse_trig_kept
 
-        dataset = parse_trig_statements(trig_bytes, source=display, base=project.config.base,
-                                        pack=statements)
+        dataset, kept = parse_trig_kept(trig_bytes, source=display, base=project.config.base, pack=statements)
     payloads: dict[URIRef, PayloadFile] = {}
     model_dir = trig_path.parent.resolve()
     for iri in sorted(cast("set[URIRef]", set(dataset.subjects(V.RDF.type, V.Payload)))):
-        payloads[iri] = _read_payload(dataset, iri, model_dir, display, project)
-    return Model(project, trig_path, trig_bytes, dataset, payloads)
+        payloads[iri] = read_payload(dataset, iri, model_dir, display, project)
+    model = Model(project, trig_path, trig_bytes, dataset, payloads)
+    model.statements = kept
+    return model
 
 
-def _read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
+def read_payload(dataset: Dataset, iri: URIRef, model_dir: Path, display: str,
                   project: Project) -> PayloadFile:
     rel = dataset.value(iri, V.path)
     fmt = dataset.value(iri, V.format)

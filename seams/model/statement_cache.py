@@ -90,6 +90,20 @@ class _Piece:
     context: int  # directives in force
     header: str | None  # the graph block's header as written ("" for ``{ ... }``); None outside a block
     text: str  # the statement, ending in '.'
+    start: int = 0  # where it lies in the document (characters)
+    end: int = 0
+    terminated: bool = True  # ends in its own '.' (else the block's '}' ends it)
+
+
+@dataclass(frozen=True)
+class Statements:
+    """The document's statements as the dataset was built from them: each one's key, text and
+    quads, in document order (seams.checks.incremental splits the model along them)."""
+
+    document: Document
+    keys: tuple[str, ...]
+    quads: tuple[tuple[Quad, ...], ...]
+    layout: Layout | None = None  # where each statement lies (what a split after an edit starts from)
 
 
 def parse_trig_statements(data: bytes, *, source: str, base: str | None, pack: StatementPack) -> Dataset:
@@ -97,28 +111,38 @@ def parse_trig_statements(data: bytes, *, source: str, base: str | None, pack: S
     ``pack.directory``'s pack holds and storing the pack again when it changed; a directory
     of None (no safe place for one) is a plain ``parse_trig``. ``pack.tool`` names the seams
     sources and library versions the pack must have been written by."""
+    return parse_trig_kept(data, source=source, base=base, pack=pack)[0]
+
+
+def parse_trig_kept(data: bytes, *, source: str, base: str | None,
+                    pack: StatementPack) -> tuple[Dataset, Statements | None]:
+    """:func:`parse_trig_statements`, and the statements it was built from (None when the
+    document was parsed whole)."""
     split = _split(data, source=source, base=base) if pack.directory is not None else None
     if split is None or pack.directory is None:
-        return parse_trig(data, source=source, base=base)
+        return parse_trig(data, source=source, base=base), None
     document, pieces = split
     limit = min(MAX_PACK_BYTES, PACK_BYTES_PER_TRIG_BYTE * len(data) + (1 << 20))
     stored = _read_pack(pack.directory, pack.tool, limit)
     known = stored.entries if stored is not None else {}
     missing = [piece for piece in pieces if piece.key not in known]
     dataset = model_dataset()
+    collected: list[tuple[Quad, ...]] = []
     if len(missing) == len(pieces):  # nothing stored: parse them all straight into the dataset
         fresh = _parse_pieces(dataset, document, missing, base)
+        if fresh is not None:
+            collected = [tuple(fresh[piece.key]) for piece in pieces]
     else:
         scratch = Dataset(default_union=True)
         fresh = _parse_pieces(scratch, document, missing, base) if missing else {}
-        if fresh is not None and not _replay(dataset, pieces, known, stored, fresh):
+        if fresh is not None and not _replay(dataset, pieces, known, stored, fresh, collected):
             fresh = None
     if fresh is None or not _bind_prefixes(dataset, document, base):
-        return parse_trig(data, source=source, base=base)
+        return parse_trig(data, source=source, base=base), None
     current = dict.fromkeys(p.key for p in pieces)
     if fresh or len(known) != len(current):
         _write_pack(pack.directory, pack, stored, current, fresh)
-    return dataset
+    return dataset, Statements(document, tuple(p.key for p in pieces), tuple(collected), layout_of(document, pieces))
 
 
 def _split(data: bytes, *, source: str, base: str | None) -> tuple[Document, list[_Piece]] | None:
@@ -157,7 +181,7 @@ def _split(data: bytes, *, source: str, base: str | None) -> tuple[Document, lis
             context_key[context] = "\n".join(directive_texts[:context])
         digest = hashlib.sha256(f"{FORMAT}\0{base if base is not None else '@' + os.getcwd()}\0"
                                 f"{context_key[context]}\0{written}\0{statement}".encode())
-        pieces.append(_Piece(digest.hexdigest(), context, written, statement))
+        pieces.append(_Piece(digest.hexdigest(), context, written, statement, start, end, terminated))
     return document, pieces
 
 
@@ -227,7 +251,7 @@ def _parse_pieces(dataset: Dataset, document: Document, missing: Sequence[_Piece
 
 
 def _replay(dataset: Dataset, pieces: Sequence[_Piece], known: dict[str, list[int]], stored: _Pack | None,
-            fresh: dict[str, list[Quad]]) -> bool:
+            fresh: dict[str, list[Quad]], collected: list[tuple[Quad, ...]]) -> bool:
     """Add every statement's quads as the full parse does (``store.add`` with the statement's
     graph); False when a stored entry does not make sense (the caller parses it all instead)."""
     store = dataset.store
@@ -245,6 +269,7 @@ def _replay(dataset: Dataset, pieces: Sequence[_Piece], known: dict[str, list[in
             if piece.key in seen:
                 quads = _fresh_bnodes(quads)
             seen.add(piece.key)
+            collected.append(tuple(quads))
             for g, s, p, o in quads:
                 graph = graphs.get(g)
                 if graph is None:
@@ -291,15 +316,40 @@ def _bind_prefixes(dataset: Dataset, document: Document, base: str | None) -> bo
 
 @dataclass
 class _Pack:
-    """A pack as read: its raw term table and entries (for writing it again) and the terms."""
+    """A pack as read: its raw term table and entries (for writing it again) and the terms
+    (converted when first asked for, for a reader of a few entries)."""
 
     raw_terms: list[object]
-    terms: list[Any]
+    _terms: list[Any] | None
     entries: dict[str, list[int]]
     compacted: int  # how many terms the table had when it was last written from scratch
 
+    @property
+    def terms(self) -> list[Any]:
+        return self.term_list()
 
-def _read_pack(pack_dir: Path, tool: str, limit: int) -> _Pack | None:
+    def term_list(self) -> list[Any]:
+        if self._terms is None:
+            self._terms = _LazyTerms(self.raw_terms)
+        return self._terms
+
+
+class _LazyTerms(list):
+    """The term table, each term converted on first use (a TypeError for one that is no term)."""
+
+    def __init__(self, raw: list[object]):
+        super().__init__([None] * len(raw))
+        self._raw = raw
+
+    def __getitem__(self, index):
+        term = list.__getitem__(self, index)
+        if term is None:
+            term = _term(self._raw[index])
+            list.__setitem__(self, index, term)
+        return term
+
+
+def _read_pack(pack_dir: Path, tool: str, limit: int, eager: bool = True) -> _Pack | None:
     """The pack; None when there is none, it is over ``limit`` bytes or it cannot be trusted."""
     path = pack_dir / PACK_NAME
     try:
@@ -315,7 +365,7 @@ def _read_pack(pack_dir: Path, tool: str, limit: int) -> _Pack | None:
             return None
         if not all(isinstance(flat, list) and len(flat) % 4 == 0 for flat in entries.values()):
             return None
-        return _Pack(raw_terms, [_term(item) for item in raw_terms], entries, compacted)
+        return _Pack(raw_terms, [_term(item) for item in raw_terms] if eager else None, entries, compacted)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -384,3 +434,165 @@ def _write_pack(pack_dir: Path, pack: StatementPack, stored: _Pack | None, curre
         atomic_write(pack_dir / PACK_NAME, json.dumps(data, separators=(",", ":")).encode("utf-8"))
     except (SeamsError, OSError, ValueError):
         return
+
+
+# What seams.checks.incremental reads of a pack, without building the whole dataset.
+
+def split_statements(data: bytes, *, source: str, base: str | None) -> tuple[Document, list[_Piece]] | None:
+    """The document's statements in order (each with its key), or None where splitting is not sure to be exact."""
+    return _split(data, source=source, base=base)
+
+
+def parse_statements(document: Document, pieces: Sequence[_Piece], base: str | None) -> dict[str, list[Quad]] | None:
+    """Each of ``pieces``' quads, parsed as the whole document would parse them; None if that fails."""
+    return _parse_pieces(Dataset(default_union=True), document, pieces, base) if pieces else {}
+
+
+class KeptStatements:
+    """The quads a pack holds, decoded on demand (a re-check reads a few statements of many)."""
+
+    def __init__(self, pack: StatementPack, data_size: int):
+        limit = min(MAX_PACK_BYTES, PACK_BYTES_PER_TRIG_BYTE * data_size + (1 << 20))
+        self.pack = pack
+        self.stored = _read_pack(pack.directory, pack.tool, limit, eager=False) if pack.directory else None
+
+    def quads(self, key: str) -> list[Quad] | None:
+        if self.stored is None or key not in self.stored.entries:
+            return None
+        try:
+            return _decoded(self.stored.entries[key], self.stored.term_list())
+        except (IndexError, TypeError):
+            return None
+
+    def keep(self, keys: Sequence[str], fresh: dict[str, list[Quad]]) -> None:
+        """Store the pack of exactly ``keys`` (``fresh``: the quads of those it did not hold)."""
+        if self.pack.directory is not None and (fresh or self.stored is None
+                                                or set(self.stored.entries) != set(keys)):
+            _write_pack(self.pack.directory, self.pack, self.stored, dict.fromkeys(keys), fresh)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a document's directives and statements lie: what a split after an edit starts from
+    (seams.checks.incremental keeps it with the text it describes)."""
+
+    text: str
+    directives: tuple[tuple[int, int], ...]
+    pieces: tuple[_Piece, ...]
+
+    @property
+    def document(self) -> Any:
+        """The document as the parse of missing statements reads it: its text and directives' spans."""
+        from types import SimpleNamespace
+
+        return SimpleNamespace(text=self.text, directives=[SimpleNamespace(offset=start, end=end)
+                                                           for start, end in self.directives])
+
+
+def layout_of(document: Document, pieces: Sequence[_Piece]) -> Layout:
+    return Layout(document.text, tuple((d.offset, d.end) for d in document.directives), tuple(pieces))
+
+
+def split_after_edit(data: bytes, before: Layout, *, source: str, base: str | None) -> Layout | None:
+    """:func:`split_statements` of ``data``, an edit of ``before``'s text, scanning only the
+    statements about the edit: the text both share at its start and end keeps its statements
+    (those after, shifted). None where that is not sure to split as the whole does (an edit
+    that reaches a directive, a block's header or braces, or ends a statement elsewhere):
+    the caller splits it whole."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "_:" in text or _MARK in text:
+        return None
+    old = before.text
+    if text == old:
+        return before
+    prefix = _common_prefix(old, text)
+    suffix = _common_suffix(old, text, limit=min(len(old), len(text)) - prefix)
+    old_end, delta = len(old) - suffix, len(text) - len(old)
+    pieces = before.pieces
+    touching = [i for i, p in enumerate(pieces) if p.end >= prefix and p.start <= old_end]
+    if not touching:  # the edit lies between statements: take the ones on either side
+        after = next((i for i, p in enumerate(pieces) if p.start > old_end), None)
+        touching = [i for i in (after - 1 if after is not None else len(pieces) - 1, after) if i is not None and i >= 0]
+    first, last = min(touching), max(touching)
+    if pieces[first].start >= prefix:  # the edit reaches the statement's start: take the one before too
+        first = max(first - 1, 0)
+    if pieces[last].end <= old_end:  # ... or its end: take the one after
+        last = min(last + 1, len(pieces) - 1)
+    group = pieces[first:last + 1]
+    if not group or len({(p.context, p.header) for p in group}) != 1:
+        return None
+    start, end = group[0].start, group[-1].end
+    if not (start < prefix and end > old_end) or any(
+            d_start <= old_end and d_end >= prefix for d_start, d_end in before.directives):
+        return None
+    context, header = group[0].context, group[0].header
+    head = "\n".join(old[a:b] for a, b in before.directives[:context]) + "\n"
+    opening = "" if header is None else f"{header} {{\n"
+    window = text[start:end + delta]
+    mini = head + opening + window + ("" if header is None else "\n}")
+    split = _split(mini.encode("utf-8"), source=source, base=base)
+    if split is None:
+        return None
+    found = split[1]
+    offset = len(head) + len(opening) - start
+    if not found or any(p.context != context or p.header != header for p in found) \
+            or found[-1].terminated != group[-1].terminated or found[0].start - offset != start \
+            or found[-1].end - offset != end + delta:
+        return None
+    middle = [_Piece(p.key, p.context, p.header, p.text, p.start - offset, p.end - offset, p.terminated)
+              for p in found]
+    tail = [_Piece(p.key, p.context, p.header, p.text, p.start + delta, p.end + delta, p.terminated)
+            for p in pieces[last + 1:]]
+    directives = tuple((a, b) if b <= prefix else (a + delta, b + delta) for a, b in before.directives)
+    return Layout(text, directives, (*pieces[:first], *middle, *tail))
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` share at their start (a binary search of slices)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, *, limit: int) -> int:
+    """How many characters ``a`` and ``b`` share at their end, at most ``limit``."""
+    low, high = 0, max(limit, 0)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle:] == b[len(b) - middle:]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def layout_json(layout: Layout) -> dict[str, Any]:
+    """A layout without its text (kept beside it), as JSON."""
+    return {"directives": [list(d) for d in layout.directives],
+            "pieces": [[p.key, p.context, p.header, p.start, p.end, p.terminated] for p in layout.pieces]}
+
+
+def layout_from_json(text: str, data: Any) -> Layout | None:
+    """The layout :func:`layout_json` wrote, over ``text``; None when it does not fit that text."""
+    try:
+        directives = tuple((int(a), int(b)) for a, b in data["directives"])
+        pieces = []
+        for key, context, header, start, end, terminated in data["pieces"]:
+            if not (isinstance(key, str) and isinstance(context, int) and (header is None or isinstance(header, str))
+                    and isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+                return None
+            body = text[start:end] if terminated else text[start:end] + " ."
+            pieces.append(_Piece(key, context, header, body, start, end, bool(terminated)))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if any(not 0 <= a <= b <= len(text) for a, b in directives):
+        return None
+    return Layout(text, directives, tuple(pieces))

@@ -71,9 +71,11 @@ def cache_path(project: Project) -> Path:
     return project.root / DIRECTORY
 
 
-def check_key(project: Project, generator_group: str, environ: dict[str, str] | None = None) -> str:
+def check_key(project: Project, generator_group: str, environ: dict[str, str] | None = None,
+              files: dict[Path, str] | None = None) -> str:
     """The digest of everything ``seams check`` reads (see the module's docstring);
-    ``generator_group`` is the entry-point group generators register in."""
+    ``generator_group`` is the entry-point group generators register in; ``files``, when
+    given, receives each file's own digest (``<size>:<sha256>``, or what is there instead)."""
     environ = dict(os.environ if environ is None else environ)
     digest = hashlib.sha256()
 
@@ -89,7 +91,24 @@ def check_key(project: Project, generator_group: str, environ: dict[str, str] | 
     add("config", _file_digest(project.config_path).encode())
     add("lock", _file_digest(project.lock_path).encode())
     for label, path in _tree_entries(project):
-        add(label, _file_digest(path).encode())
+        found = _file_digest(path)
+        if files is not None:
+            files[path] = found
+        add(label, found.encode())
+    return digest.hexdigest()
+
+
+def settings_key(project: Project, generator_group: str, environ: dict[str, str] | None = None) -> str:
+    """The digest of what ``seams check`` reads besides the model, the lock and the generated and
+    handler files: seams itself, the generators, ``SEAMS_*``, the project's place and its config
+    (seams.checks.incremental keeps a model's components under it)."""
+    environ = dict(os.environ if environ is None else environ)
+    digest = hashlib.sha256()
+    for label, data in (("tool", tool_digest()), ("generators", _generators_digest(generator_group)),
+                        ("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_")))),
+                        ("root", str(project.root)), ("model", str(project.model_path)),
+                        ("config", _file_digest(project.config_path))):
+        digest.update(f"{label}\0{len(data)}\0{data}".encode())
     return digest.hexdigest()
 
 

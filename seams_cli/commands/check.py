@@ -12,32 +12,36 @@ What a check found is kept under ``.seams/check-cache/``, keyed by the
 content of everything it reads (seams.project.check_cache): the same inputs
 print the same lines without loading the model. ``--no-cache`` neither reads
 nor writes it; deleting it only makes the next check do all the work.
-A check that misses, in a project checked here before, keeps each TriG
-statement's parsed quads under ``.seams/parse-cache/``
-(seams.model.statement_cache), so after an edit only the changed statements
-are parsed again; ``--no-cache`` skips that too.
+A check that misses, in a project checked here before, re-checks only the
+components of the model an edit touched (seams.checks.incremental, kept under
+``.seams/component-cache/``) and parses only the changed TriG statements
+(seams.model.statement_cache, ``.seams/parse-cache/``); whatever those cannot
+answer for sure is a whole check, which keeps them anew. ``--no-cache``
+skips all of it.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from seams.checks import registry as checks
 from seams.checks.advice import advice
 from seams.errors import SeamsError
+from seams.fs import ensure_local_dir
 from seams.project import check_cache
 from seams.project.layout import Project, load_project
 from seams_cli.check_formats import FORMATS, render
 from seams_cli.lifetime import command_model
-from seams_edit.files import ensure_local_dir
 
 if TYPE_CHECKING:
     from seams.model.statement_cache import StatementPack
 
 CLEAN = "seams check: no problems"
 STATEMENTS = ".seams/parse-cache"
+COMPONENTS = ".seams/component-cache"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,11 +80,21 @@ def cached_check(project: Project) -> check_cache.Verdict:
     The key is taken again after the check: a file changed while it ran
     (an editor saving) leaves nothing stored, since the verdict may mix the
     old and the new content."""
-    key = _key(project)
+    files: dict[Path, str] = {}
+    key = _key(project, files)
     stored = check_cache.read_verdict(project, key)
     if stored is not None:
         return stored
-    verdict = fresh_verdict(project, statements=statement_pack(project) if _checked_here(project) else None)
+    verdict = None
+    if _checked_here(project):  # re-check what an edit touched (seams.checks.incremental), else all of it
+        from seams.checks import incremental
+
+        pack = statement_pack(project)
+        verdict = incremental.recheck(project, pack, _prepare(project), files)
+        if verdict is None:
+            verdict = fresh_verdict(project, statements=pack, keep_components=True)
+    else:
+        verdict = fresh_verdict(project)
     if _key(project) == key:
         try:  # a .seams leading out of the project is refused; .seams/.gitignore keeps it out of git
             ensure_local_dir(project.root, check_cache.cache_path(project))
@@ -90,10 +104,10 @@ def cached_check(project: Project) -> check_cache.Verdict:
     return verdict
 
 
-def _key(project: Project) -> str:
+def _key(project: Project, files: dict[Path, str] | None = None) -> str:
     from seams.generators.hookspecs import ENTRY_POINT_GROUP
 
-    return check_cache.check_key(project, ENTRY_POINT_GROUP)
+    return check_cache.check_key(project, ENTRY_POINT_GROUP, files=files)
 
 
 def _checked_here(project: Project) -> bool:
@@ -102,7 +116,7 @@ def _checked_here(project: Project) -> bool:
     Keeping the statements costs the check that writes them about a quarter more than
     a plain parse (docs/performance.md), which only re-checks win back: a fresh
     clone's one check in CI never pays it, an editor's second check starts the pack."""
-    for kept in (check_cache.cache_path(project), project.root / STATEMENTS):
+    for kept in (check_cache.cache_path(project), project.root / STATEMENTS, project.root / COMPONENTS):
         try:
             if kept.is_dir() and any(kept.iterdir()):
                 return True
@@ -118,12 +132,23 @@ def statement_pack(project: Project) -> StatementPack:
 
     directory = project.root / STATEMENTS
     inside = directory.parent.resolve().is_relative_to(project.root.resolve())
-    return StatementPack(directory if inside else None, check_cache.tool_digest(),
-                         lambda made: ensure_local_dir(project.root, made))
+    return StatementPack(directory if inside else None, check_cache.tool_digest(), _prepare(project))
 
 
-def fresh_verdict(project: Project, statements: StatementPack | None = None) -> check_cache.Verdict:
+def _prepare(project: Project) -> Callable[[Path], None]:
+    """How a cache directory under ``.seams`` is made: refused where ``.seams`` leads out of the project."""
+    return lambda made: ensure_local_dir(project.root, made)
+
+
+def fresh_verdict(project: Project, statements: StatementPack | None = None,
+                  keep_components: bool = False) -> check_cache.Verdict:
     """Load the model and run every gate (what the cache stands in for); ``statements``:
-    reuse the TriG statements parsed before (the same dataset, see seams.model.statement_cache)."""
+    reuse the TriG statements parsed before (the same dataset, see seams.model.statement_cache);
+    ``keep_components``: keep what the next check needs to re-check only what an edit touches."""
     with command_model(project, statements=statements) as model:
-        return check_cache.Verdict(tuple(checks.all_findings(project, model)), tuple(advice(model)))
+        verdict = check_cache.Verdict(tuple(checks.all_findings(project, model)), tuple(advice(model)))
+        if keep_components:
+            from seams.checks import incremental
+
+            incremental.record_whole(project, model, verdict, _prepare(project))
+        return verdict

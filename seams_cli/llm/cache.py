@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from seams.fs import atomic_write
+from seams.fs import atomic_write, ensure_local_dir
 from seams.project.limits import loads_json
 from seams.project.writes import WriteError
 from seams_cli.llm.output import say
-from seams_edit.files import ensure_local_dir
 
 Answer = TypeVar("Answer")
 REJECTED_SUFFIX = ".rejected"

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from seams.errors import GeneratorError, ResolutionError
-from seams.fs import atomic_write
+from seams.fs import atomic_write, ensure_local_dir
 from seams.project.layout import Project
 from seams.project.limits import loads_json, read_regular_file
 from seams.project.writes import WriteError
@@ -43,7 +43,7 @@ from seams.suggestions.form_acceptance import FORMS_BEFORE
 from seams.suggestions.routing import ORIGINAL_CONDITIONS
 from seams_cli.llm.cache import AnswerCache
 from seams_cli.llm.cache import cache_key as key_of
-from seams_edit.files import ensure_local_dir, read_or_none
+from seams_edit.files import read_or_none
 
 SUGGESTIONS_DIR = "suggestions"
 CACHE_DIR = "cache"
