@@ -128,9 +128,9 @@ def record_whole(project: Project, model: Model, verdict: Verdict, prepare: Call
             record = _whole_record(project, model, verdict)
         except _Unsure:
             record = None
-    if record is not None:
+    if record is not None and model.statements is not None:
         _keep_payloads(project, model.payloads.values(), prepare)
-        if model.statements is not None and model.statements.layout is not None:
+        if model.statements.layout is not None:
             _write_layout(project, model.statements.layout, prepare)
     _write(project, record, prepare)
 
@@ -191,6 +191,7 @@ def _give_out(project: Project, model: Model, statements: Any, split: Any, units
         sub = submodel(project, model, shared + [statements.quads[i] for i in component.statements],
                        component.payloads)
         _checked(project, sub, units[number], generators, _conforming(model))
+
     def sole(subject: str) -> int | None:
         found = owners[subject]
         return next(iter(found)) if len(found) == 1 and not found & set(exact) else None
@@ -283,12 +284,11 @@ def _checked(project: Project, sub: Model, unit: Unit, generators: Any, conformi
     """Run every component gate on a unit's sub-model and keep what the record needs of it in
     ``unit``; its generators' parts. ``conforming``: the shape structures known to conform
     (seams.checks.shapes_wellformed), grown by what this check finds."""
+    from seams.checks.advice import advice
+    from seams.checks.handler_drafts import draft_context_hash, drafted_tasks
     from seams.checks.shapes_wellformed import CONFORMING
 
     sub.memo[CONFORMING] = conforming
-    from seams.checks.advice import advice
-    from seams.checks.handler_drafts import draft_context_hash, drafted_tasks
-
     unit.findings = {source.qualname: [_raw(f) for f in source.findings(project, sub)]
                      for source in component_sources()}
     for listed in unit.findings.values():
@@ -404,31 +404,27 @@ def _composed_generation(project: Project, parts: Parts, payloads: list[Path], g
     return placed_generation(project, outcomes, protected_paths(project, project.model_path, payloads))
 
 
-def _without(parts: Parts, taken: Parts) -> Parts:
-    """``parts`` less ``taken`` (each taken part must be there, as it is: else _Unsure)."""
-    out = {name: {path: dict(found) for path, found in paths.items()} for name, paths in parts.items()}
+def _take(parts: Parts, taken: Parts) -> None:
+    """Take ``taken`` out of ``parts`` (each taken part must be there, as it is: else _Unsure)."""
     for name, paths in taken.items():
         for path, found in paths.items():
-            into = out.get(name, {}).get(path)
+            into = parts.get(name, {}).get(path)
             for key, text in found.items():
                 if into is None or into.get(key) != text:
                     raise _Unsure  # the whole model's parts are not what its components give
                 del into[key]
-    return out
 
 
-def _with(parts: Parts, added: Parts) -> Parts:
-    """``parts`` and ``added`` (a key both hold: two components give one part: _Unsure). A path
-    is kept with no parts: the generator writes it all the same (decisions.py without decisions)."""
-    out = {name: {path: dict(found) for path, found in paths.items()} for name, paths in parts.items()}
+def _put(parts: Parts, added: Parts) -> None:
+    """Put ``added`` into ``parts`` (a key both hold: two components give one part: _Unsure). A
+    path is kept with no parts: the generator writes it all the same (decisions.py without decisions)."""
     for name, paths in added.items():
         for path, found in paths.items():
-            into = out.setdefault(name, {}).setdefault(path, {})
+            into = parts.setdefault(name, {}).setdefault(path, {})
             for key, text in found.items():
                 if key in into:
                     raise _Unsure
                 into[key] = text
-    return out
 
 
 # --- re-checking after an edit -----------------------------------------------------------------
@@ -494,11 +490,11 @@ class _Recheck:
             touched |= drawn
         else:
             return None
-        parts: Parts = self.record["parts"]
+        parts: Parts = self.record["parts"]  # read for this re-check alone: changed in place
         for number in sorted(touched):
-            parts = _without(parts, self._old_parts(self.units[number]))
-        parts = _with(parts, new_parts)
-        qname = _qnames(self.project, self.document)
+            _take(parts, self._old_parts(self.units[number]))
+        _put(parts, new_parts)
+        qname = self._model([]).qname  # the whole model's short names (its prefixes)
         composed = _verdict(self.project, qname, units, parts, self.generators, self.digests)
         if composed is None:
             return None
@@ -561,10 +557,10 @@ class _Recheck:
 
     def _sha256(self, path: Path) -> str | None:
         """A payload's sha256: as the check cache's key read it, else read now."""
-        known = self.digests.get(path)
-        if known is not None and known.count(":") == 1 and known.split(":")[0].isdigit():
-            return known.split(":")[1]
-        return _sha256(path, self.project)
+        from seams.project.check_cache import size_and_sha256
+
+        known = size_and_sha256(self.digests.get(path))
+        return known[1] if known is not None else _sha256(path, self.project)
 
     def _rederive(self, touched: set[int]) -> tuple[list[dict[str, Any]], set[int], Parts, list[Any]]:
         """Every unit after re-checking the ``touched`` ones (split again), and the units a name
@@ -604,7 +600,7 @@ class _Recheck:
                               {iri: payloads[URIRef(iri)] for iri in component.payloads}, names)
                 sub = submodel(self.project, whole, [quads[i] for i in sorted({*members, *shared_at})],
                                component.payloads)
-                new_parts = _with(new_parts, _checked(self.project, sub, unit, self.generators, self.conforming))
+                _put(new_parts, _checked(self.project, sub, unit, self.generators, self.conforming))
                 new_units.append(unit.as_json())
                 if unit.reads and unit.iris:
                     reads_now[unit.iris[0]] = set(unit.reads)
@@ -637,25 +633,6 @@ class _Recheck:
         directives = "\n".join(self.document.text[d.offset:d.end] for d in self.document.directives)
         quiet_parse(dataset, directives, self.project.config.base)
         return Model(self.project, self.project.model_path, self.data, dataset, {})
-
-
-def _qnames(project: Project, document: Any) -> Callable[[URIRef], str]:
-    """The whole model's short names for IRIs (its prefixes), for lines naming a drafted task."""
-    from rdflib import Dataset
-
-    from seams.model.trig_parse import quiet_parse
-
-    dataset = Dataset()
-    quiet_parse(dataset, "\n".join(document.text[d.offset:d.end] for d in document.directives),
-                project.config.base)
-
-    def qname(iri: URIRef) -> str:
-        try:
-            return dataset.namespace_manager.normalizeUri(iri)
-        except Exception:  # rdflib raises several kinds for IRIs with no fitting prefix
-            return f"<{iri}>"
-
-    return qname
 
 
 def _sha256(path: Path, project: Project) -> str | None:

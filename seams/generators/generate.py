@@ -243,18 +243,18 @@ class _OnDisk:
     """Files' sha256 as the check cache's key read them, else read now."""
 
     def __init__(self, digests: dict[Path, str]):
-        self.digests = digests
+        from seams.project.check_cache import size_and_sha256  # only a check reads digests
+
+        self.digests, self.size_and_sha256 = digests, size_and_sha256
 
     def sha256(self, path: Path) -> str:
-        known = self.digests.get(path, "")
-        size, _, digest = known.partition(":")
-        return digest if size.isdigit() and len(digest) == 64 else sha256_hex(path.read_bytes())
+        known = self.size_and_sha256(self.digests.get(path))
+        return known[1] if known is not None else sha256_hex(path.read_bytes())
 
     def same(self, path: Path, data: bytes) -> bool:
-        known = self.digests.get(path, "")
-        size, _, digest = known.partition(":")
-        if size.isdigit() and len(digest) == 64:
-            return int(size) == len(data) and digest == sha256_hex(data)
+        known = self.size_and_sha256(self.digests.get(path))
+        if known is not None:
+            return known == (len(data), sha256_hex(data))
         return path.read_bytes() == data
 
 

@@ -75,20 +75,16 @@ def check_key(project: Project, generator_group: str, environ: dict[str, str] | 
               files: dict[Path, str] | None = None) -> str:
     """The digest of everything ``seams check`` reads (see the module's docstring);
     ``generator_group`` is the entry-point group generators register in; ``files``, when
-    given, receives each file's own digest (``<size>:<sha256>``, or what is there instead)."""
-    environ = dict(os.environ if environ is None else environ)
+    given, receives each file's own digest (``<size>:<sha256>``, or what is there instead:
+    :func:`size_and_sha256` reads it)."""
     digest = hashlib.sha256()
 
     def add(label: str, data: bytes) -> None:
         digest.update(f"{label}\0{len(data)}\0".encode())
         digest.update(data)
 
-    add("tool", tool_digest().encode())
-    add("generators", _generators_digest(generator_group).encode())
-    add("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_"))).encode())
-    add("root", str(project.root).encode())
-    add("model", str(project.model_path).encode())
-    add("config", _file_digest(project.config_path).encode())
+    for label, data in _settings(project, generator_group, environ):
+        add(label, data)
     add("lock", _file_digest(project.lock_path).encode())
     for label, path in _tree_entries(project):
         found = _file_digest(path)
@@ -102,14 +98,29 @@ def settings_key(project: Project, generator_group: str, environ: dict[str, str]
     """The digest of what ``seams check`` reads besides the model, the lock and the generated and
     handler files: seams itself, the generators, ``SEAMS_*``, the project's place and its config
     (seams.checks.incremental keeps a model's components under it)."""
-    environ = dict(os.environ if environ is None else environ)
     digest = hashlib.sha256()
-    for label, data in (("tool", tool_digest()), ("generators", _generators_digest(generator_group)),
-                        ("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_")))),
-                        ("root", str(project.root)), ("model", str(project.model_path)),
-                        ("config", _file_digest(project.config_path))):
-        digest.update(f"{label}\0{len(data)}\0{data}".encode())
+    for label, data in _settings(project, generator_group, environ):
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
     return digest.hexdigest()
+
+
+def _settings(project: Project, generator_group: str, environ: dict[str, str] | None) -> list[tuple[str, bytes]]:
+    """The first entries of :func:`check_key`, and all of :func:`settings_key`'s."""
+    environ = dict(os.environ if environ is None else environ)
+    return [("tool", tool_digest().encode()),
+            ("generators", _generators_digest(generator_group).encode()),
+            ("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_"))).encode()),
+            ("root", str(project.root).encode()),
+            ("model", str(project.model_path).encode()),
+            ("config", _file_digest(project.config_path).encode())]
+
+
+def size_and_sha256(file_digest: str | None) -> tuple[int, str] | None:
+    """A regular file's size and sha256 from its digest in :func:`check_key`'s ``files``;
+    None for anything else (missing, unreadable, not a regular file, not given)."""
+    size, _, sha256 = (file_digest or "").partition(":")
+    return (int(size), sha256) if size.isdigit() and len(sha256) == 64 else None
 
 
 def _tree_entries(project: Project) -> Iterator[tuple[str, Path]]:
