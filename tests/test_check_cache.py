@@ -5,8 +5,10 @@ foreign or stale cache, or two checks at once, only cost time."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -66,8 +68,19 @@ def _edit(root: Path, rng: random.Random) -> None:
     target.write_text(text.replace(old, rng.choice(news), 1), encoding="utf-8")
 
 
+@pytest.fixture
+def vouched(monkeypatch):
+    """Files count as changed long before they are read, so every digest is kept and vouched for by
+    stat from then on (by default a file read within RACY_NS of its change is read again)."""
+    monkeypatch.setattr(check_cache, "_now_ns", lambda: time.time_ns() + 10 * check_cache.RACY_NS)
+
+
 @pytest.mark.parametrize("seed", range(3))
-def test_cached_and_uncached_checks_agree_on_random_edits_and_undos(example_project, capsys, fresh_calls, seed):
+@pytest.mark.parametrize("by_stat", [False, True], ids=["digests-read", "digests-vouched-by-stat"])
+def test_cached_and_uncached_checks_agree_on_random_edits_and_undos(example_project, capsys, fresh_calls, seed,
+                                                                     by_stat, request):
+    if by_stat:
+        request.getfixturevalue("vouched")
     rng = random.Random(seed)
     root = example_project
     states: list[dict[str, str]] = []
@@ -191,7 +204,17 @@ def test_deleting_the_cache_only_costs_time(example_project, capsys, fresh_calls
     assert len(fresh_calls) == 2
 
 
-def test_a_file_changed_during_the_check_stores_nothing(example_project, capsys, monkeypatch):
+@pytest.mark.parametrize("by_stat", [False, True], ids=["digests-read", "digests-vouched-by-stat"])
+def test_a_file_changed_during_the_check_stores_nothing(example_project, capsys, monkeypatch, by_stat, request):
+    if by_stat:
+        request.getfixturevalue("vouched")
+        check(capsys, example_project, "--no-cache")
+        edited = example_project / "model" / "model.trig"
+        edited.write_text(edited.read_text(encoding="utf-8").replace("sh:maxLength 500", "sh:maxLength 400"),
+                          encoding="utf-8")
+        check(capsys, example_project)  # keeps every digest, the lock's among them
+        for entry in entries(example_project):
+            entry.unlink()
     real = check_command.fresh_verdict
 
     def saving_meanwhile(project, **kwargs):
@@ -239,3 +262,49 @@ def test_a_seams_folder_leading_outside_the_project_is_neither_read_nor_written(
 def test_the_cache_folder_is_kept_out_of_git(example_project, capsys):
     check(capsys, example_project)
     assert (example_project / ".seams" / ".gitignore").read_text(encoding="utf-8") == "*\n"
+
+
+def test_an_edit_that_keeps_the_size_and_puts_the_times_back_is_still_seen(example_project, capsys, vouched):
+    """A digest is vouched for by the file's whole stat: its change time moves whatever a tool does
+    to its modification time (a checkout, a copy keeping times)."""
+    clean = check(capsys, example_project)
+    assert check_cache.FileDigests.read(load_project(str(example_project))).kept  # every digest kept
+    bpmn = example_project / "model" / "leave.bpmn"
+    before = bpmn.stat()
+    bpmn.write_text(bpmn.read_text(encoding="utf-8").replace("days > 20 or", "dayz > 20 or"), encoding="utf-8")
+    os.utime(bpmn, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = bpmn.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    edited = check(capsys, example_project)
+    assert edited != clean and edited == check(capsys, example_project, "--no-cache")
+
+
+def test_a_file_read_just_after_it_changed_is_read_again_next_time(example_project, capsys):
+    """A coarse clock may give a file's next change the same times: a digest taken within RACY_NS of
+    the file's change is not kept (the files of a fresh copy are all that new)."""
+    check(capsys, example_project)
+    project = load_project(str(example_project))
+    kept = check_cache.FileDigests.read(project).kept
+    assert str(project.model_path) not in kept and str(project.lock_path) not in kept
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe not json", b"[1, 2]", b'{"format": 1}',
+                                     b'{"format": 1, "files": {"PATH": [1, 2, 3, 4, 5]}}',
+                                     b'{"format": 1, "files": {"PATH": ["a", 2, 3, 4, 5, "x"]}}',
+                                     b'{"format": 999, "files": {}}', b"fifo"])
+def test_corrupt_or_foreign_digests_are_ignored_and_replaced(example_project, capsys, fresh_calls, vouched, content):
+    check(capsys, example_project)
+    bpmn = example_project / "model" / "leave.bpmn"
+    bpmn.write_text(bpmn.read_text(encoding="utf-8").replace("days > 20 or", "days > 21 or"), encoding="utf-8")
+    expected = check(capsys, example_project, "--no-cache")
+    digests = example_project / check_cache.DIRECTORY / check_cache.DIGESTS
+    digests.unlink()
+    if content == b"fifo":
+        os.mkfifo(digests)
+    else:
+        digests.write_bytes(content.replace(b"PATH", str(bpmn).encode()))
+    assert check(capsys, example_project) == expected
+    if content == b"fifo":
+        digests.unlink()
+        assert check(capsys, example_project) == expected  # a hit: writes them again
+    assert str(bpmn) in check_cache.FileDigests.read(load_project(str(example_project))).kept

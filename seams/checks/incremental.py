@@ -39,7 +39,6 @@ edits).
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from rdflib import Graph, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
+from seams import cache_json
 from seams import vocab as V
 from seams.errors import SeamsError
 from seams.findings import Finding
@@ -655,7 +655,7 @@ def _write_layout(project: Project, layout: Any, prepare: Callable[[Path], None]
         text = layout.text.encode("utf-8")
         atomic_write(directory / TEXT, text)
         kept = {**layout_json(layout), "sha256": hashlib.sha256(text).hexdigest()}
-        atomic_write(directory / LAYOUT, json.dumps(kept, separators=(",", ":")).encode("utf-8"))
+        atomic_write(directory / LAYOUT, cache_json.dumps(kept))
     except (SeamsError, OSError, ValueError):
         return
 
@@ -666,7 +666,7 @@ def _read_layout(project: Project) -> Any:
     directory = project.root / DIRECTORY
     try:
         raw = read_regular_file(directory / TEXT, max_bytes=MAX_RECORD_BYTES)
-        data = json.loads(read_regular_file(directory / LAYOUT, max_bytes=MAX_RECORD_BYTES))
+        data = cache_json.loads(read_regular_file(directory / LAYOUT, max_bytes=MAX_RECORD_BYTES))
         if not isinstance(data, dict) or data.get("sha256") != hashlib.sha256(raw).hexdigest():
             return None  # a text and a layout of two checks at once: not each other's
         return layout_from_json(raw.decode("utf-8"), data)
@@ -702,7 +702,7 @@ def _read(project: Project) -> dict[str, Any] | None:
 
     try:
         raw = read_regular_file(record_path(project), max_bytes=MAX_RECORD_BYTES)
-        record = json.loads(raw)
+        record = cache_json.loads(raw)
     except (OSError, LimitError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("format") != FORMAT or record.get("tool") != tool_digest():
@@ -721,8 +721,7 @@ def _write(project: Project, record: dict[str, Any] | None, prepare: Callable[[P
                 path.unlink()
             return
         prepare(path.parent)
-        atomic_write(path, json.dumps({**record, "tool": tool_digest()}, separators=(",", ":"),
-                                      sort_keys=True).encode("utf-8"))
+        atomic_write(path, cache_json.dumps({**record, "tool": tool_digest()}, sort_keys=True))
         kept = {p["sha256"] for unit in record["units"] for p in unit["payloads"].values()}
         store = path.parent / PAYLOADS
         for old in store.iterdir() if store.is_dir() else ():

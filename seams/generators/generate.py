@@ -121,29 +121,39 @@ class _Places:
 
     def __init__(self, project: Project, out_dir: Path, protected: set[Path]):
         self.out_dir, self.protected = out_dir, protected
-        self.resolved_out = out_dir.resolve()
-        self._parents: dict[str, Path] = {}
+        self.under_out = _ResolvedUnder(out_dir.resolve())
         self.handlers = project.handlers_dir
         self.cache = project.cache_dir.resolve()
 
     def inside(self, rel: str) -> Path | None:
-        """The file ``rel`` under the output directory, resolved; None when it leads outside.
-        Each directory is resolved once; a file that is no symlink is then that directory's."""
-        folder, _, name = rel.rpartition("/")
-        parent = self._parents.get(folder)
-        if parent is None:
-            parent = self._parents[folder] = (self.resolved_out / folder).resolve() if folder else self.resolved_out
-        candidate = parent / name
-        try:
-            plain = not stat.S_ISLNK(os.lstat(candidate).st_mode)
-        except OSError:
-            plain = True  # nothing there yet: it is written as named
-        target = candidate if plain and name not in ("", ".", "..") else (self.resolved_out / rel).resolve()
-        return target if target.is_relative_to(self.resolved_out) else None
+        """The file ``rel`` under the output directory, resolved; None when it leads outside."""
+        target = self.under_out.path(rel)
+        return target if target.is_relative_to(self.under_out.base) else None
 
     def hand_owned_or_seams(self, path: Path) -> bool:
         return (path in self.protected or path == self.handlers or self.handlers in path.parents
                 or self.cache in path.parents)
+
+
+class _ResolvedUnder:
+    """Paths under a resolved directory, resolved as ``(base / rel).resolve()`` resolves them, each
+    directory once (not once per file): a file that is no symlink is then that directory's."""
+
+    def __init__(self, base: Path):
+        self.base = base
+        self._parents: dict[str, Path] = {}
+
+    def path(self, rel: str) -> Path:
+        folder, _, name = rel.rpartition("/")
+        parent = self._parents.get(folder)
+        if parent is None:
+            parent = self._parents[folder] = (self.base / folder).resolve() if folder else self.base
+        candidate = parent / name
+        try:
+            plain = not stat.S_ISLNK(os.lstat(candidate).st_mode)
+        except OSError:
+            plain = True  # nothing there: it resolves as named
+        return candidate if plain and name not in ("", ".", "..") else (self.base / rel).resolve()
 
 
 def _place(project: Project, places: _Places, rel: str, owner: dict[Path, str]) -> Path:
@@ -209,11 +219,11 @@ def findings_of_generation(project: Project, result: Generation,
     ``<size>:<sha256>`` as just read (seams.project.check_cache.check_key), not read again."""
     lock = read_lock(project)
     on_disk = _OnDisk(digests or {})
-    root = project.root.resolve()
+    under_root = _ResolvedUnder(project.root.resolve())
     edited: list[Finding] = []
     for rel, digest in sorted(lock.generated.items()):
-        path = _locked_path(project, rel, root)
-        if not path.is_file():
+        path = _locked_path(project, rel, under_root)
+        if not on_disk.is_file(path):
             edited.append(Finding("generated-hand-edited", rel, None,
                                   "missing; seams.lock records it; run seams generate"))
         elif on_disk.sha256(path) != digest:
@@ -247,6 +257,10 @@ class _OnDisk:
 
         self.digests, self.size_and_sha256 = digests, size_and_sha256
 
+    def is_file(self, path: Path) -> bool:
+        """Whether a regular file is there (as the key found it: a digest of its content)."""
+        return self.size_and_sha256(self.digests.get(path)) is not None or path.is_file()
+
     def sha256(self, path: Path) -> str:
         known = self.size_and_sha256(self.digests.get(path))
         return known[1] if known is not None else sha256_hex(path.read_bytes())
@@ -259,7 +273,7 @@ class _OnDisk:
 
 
 def _staleness(path: Path, data: bytes, lock: Lock, rel: str, on_disk: _OnDisk) -> str | None:
-    if not path.is_file():
+    if not on_disk.is_file(path):
         return "regenerating would add it"
     if not on_disk.same(path, data):
         return "regenerating would change it"
@@ -268,11 +282,11 @@ def _staleness(path: Path, data: bytes, lock: Lock, rel: str, on_disk: _OnDisk) 
     return None
 
 
-def _locked_path(project: Project, rel: str, root: Path | None = None) -> Path:
-    """Where the lock's ``generated.<rel>`` lies (``root``: the project root, resolved once by a
+def _locked_path(project: Project, rel: str, under_root: _ResolvedUnder | None = None) -> Path:
+    """Where the lock's ``generated.<rel>`` lies (``under_root``: the project root's paths, for a
     caller asking for many)."""
-    resolved = root or project.root.resolve()
-    target = (resolved / rel).resolve()
+    resolved = under_root.base if under_root is not None else project.root.resolve()
+    target = under_root.path(rel) if under_root is not None else (resolved / rel).resolve()
     if not target.is_relative_to(resolved):
         raise ProjectError(f"{project.relative(project.lock_path)}: generated.{rel} leads outside the project")
     return target

@@ -40,17 +40,17 @@ statements, so it never grows beyond one model.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
+from seams import cache_json
 from seams.errors import SeamsError
 from seams.fs import atomic_write
 from seams.model.trig_parse import model_dataset, parse_trig, quiet_parse
@@ -82,9 +82,9 @@ class StatementPack:
     prepare: Callable[[Path], None]
 
 
-@dataclass(frozen=True)
-class _Piece:
-    """One statement in document order: its key, the directives in force, its block's header, its text."""
+class _Piece(NamedTuple):
+    """One statement in document order: its key, the directives in force, its block's header, its text
+    (a tuple: a layout of a large model holds tens of thousands, made on every re-check)."""
 
     key: str
     context: int  # directives in force
@@ -357,7 +357,7 @@ def _read_pack(pack_dir: Path, tool: str, limit: int, eager: bool = True) -> _Pa
     except (OSError, LimitError):
         return None  # none, over the limit, or no regular file (a planted FIFO would block a plain read)
     try:
-        data = json.loads(raw)
+        data = cache_json.loads(raw)
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("tool") != tool:
             return None
         raw_terms, entries, compacted = data["terms"], data["entries"], data["compacted"]
@@ -431,7 +431,7 @@ def _write_pack(pack_dir: Path, pack: StatementPack, stored: _Pack | None, curre
     data = {"format": FORMAT, "tool": pack.tool, "compacted": compacted, "terms": raw_terms, "entries": entries}
     try:
         pack.prepare(pack_dir)
-        atomic_write(pack_dir / PACK_NAME, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        atomic_write(pack_dir / PACK_NAME, cache_json.dumps(data))
     except (SeamsError, OSError, ValueError):
         return
 
@@ -585,12 +585,13 @@ def layout_from_json(text: str, data: Any) -> Layout | None:
     try:
         directives = tuple((int(a), int(b)) for a, b in data["directives"])
         pieces = []
+        size = len(text)
         for key, context, header, start, end, terminated in data["pieces"]:
-            if not (isinstance(key, str) and isinstance(context, int) and (header is None or isinstance(header, str))
-                    and isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+            if not (type(key) is str and type(context) is int and (header is None or type(header) is str)
+                    and type(start) is int and type(end) is int and 0 <= start <= end <= size):
                 return None
             body = text[start:end] if terminated else text[start:end] + " ."
-            pieces.append(_Piece(key, context, header, body, start, end, bool(terminated)))
+            pieces.append(_Piece(key, context, header, body, start, end, terminated is True))
     except (KeyError, TypeError, ValueError):
         return None
     if any(not 0 <= a <= b <= len(text) for a, b in directives):

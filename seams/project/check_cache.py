@@ -26,6 +26,16 @@ The key takes in, by content (sha256):
 
 A file that is no regular file is digested as its kind, so a FIFO put where a
 payload was changes the key (and the check then refuses it as before).
+
+Taking the key reads every input, which a check that re-checks one component
+after an edit would pay twice (before, and after to see nothing changed while
+it ran). So the digests are kept beside the entries (``digests``), each with
+the file's stat when it was read: device, inode, size, modification and
+change time. A file whose stat is the same is not read again, as git's index
+trusts a file's stat. The change time cannot be set back by any tool but a
+clock change, and a file changed within RACY_NS of being read is not kept at
+all (its next change could leave its times as they were), so a digest
+vouched for by stat is its content's.
 """
 
 from __future__ import annotations
@@ -35,13 +45,15 @@ import json
 import os
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from seams import cache_json
 from seams.findings import Finding
 from seams.fs import atomic_write
 from seams.project.limits import LimitError, read_regular_file
@@ -54,6 +66,10 @@ DIRECTORY = ".seams/check-cache"
 MAX_ENTRY_BYTES = 64 << 20
 KEEP = 16
 """Entries kept: the last checks' (switching branches back and forth still hits), not a history."""
+DIGESTS = "digests"
+RACY_NS = 2_000_000_000
+"""A file read less than this after it changed is not vouched for by its stat (a coarse clock
+may give its next change the same times)."""
 _LIBRARIES = ("rdflib", "pyshacl", "lxml", "jinja2", "pluggy", "SpiffWorkflow", "hypothesis")
 _SKIPPED_DIRS = {"__pycache__", ".git", ".seams", ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules"}
 _SOURCE_SUFFIXES = (".py", ".ttl", ".j2", ".json", ".toml", ".txt", ".md")
@@ -72,12 +88,13 @@ def cache_path(project: Project) -> Path:
 
 
 def check_key(project: Project, generator_group: str, environ: dict[str, str] | None = None,
-              files: dict[Path, str] | None = None) -> str:
+              files: dict[Path, str] | None = None, known: FileDigests | None = None) -> str:
     """The digest of everything ``seams check`` reads (see the module's docstring);
     ``generator_group`` is the entry-point group generators register in; ``files``, when
     given, receives each file's own digest (``<size>:<sha256>``, or what is there instead:
-    :func:`size_and_sha256` reads it)."""
+    :func:`size_and_sha256` reads it); ``known``: digests kept from before, vouched for by stat."""
     digest = hashlib.sha256()
+    file_digest = known.digest if known is not None else _file_digest
 
     def add(label: str, data: bytes) -> None:
         digest.update(f"{label}\0{len(data)}\0".encode())
@@ -85,11 +102,11 @@ def check_key(project: Project, generator_group: str, environ: dict[str, str] | 
 
     for label, data in _settings(project, generator_group, environ):
         add(label, data)
-    add("lock", _file_digest(project.lock_path).encode())
+    add("lock", file_digest(project.lock_path).encode())
     for label, path in _tree_entries(project):
-        found = _file_digest(path)
+        found = file_digest(path)
         if files is not None:
-            files[path] = found
+            files[Path(path)] = found
         add(label, found.encode())
     return digest.hexdigest()
 
@@ -123,15 +140,13 @@ def size_and_sha256(file_digest: str | None) -> tuple[int, str] | None:
     return (int(size), sha256) if size.isdigit() and len(sha256) == 64 else None
 
 
-def _tree_entries(project: Project) -> Iterator[tuple[str, Path]]:
-    model_dir = project.model_path.parent
-    roots = [model_dir, project.generated_dir, project.handlers_dir]
-    named: set[Path] = set()
-    for relative in _lock_paths(project):
-        named.add(project.root / relative)
-    seen: set[Path] = set()
+def _tree_entries(project: Project) -> Iterator[tuple[str, str]]:
+    """Each file the key digests, with its label (paths as strings: a key is taken of thousands)."""
+    roots = [project.model_path.parent, project.generated_dir, project.handlers_dir]
+    named = {os.fspath(project.root / relative) for relative in _lock_paths(project)}
+    seen: set[str] = set()
     for root in roots:
-        for path in _files_under(root):
+        for path in _files_under(os.fspath(root)):
             if path not in seen:
                 seen.add(path)
                 yield f"file:{path}", path
@@ -158,18 +173,24 @@ def _lock_paths(project: Project) -> list[str]:
     return [path for path in found if "\0" not in path]
 
 
-def _files_under(root: Path) -> list[Path]:
-    if not root.is_dir():
+def _files_under(root: str) -> list[str]:
+    if not os.path.isdir(root):
         return [root]
-    found: list[Path] = []
+    found: list[str] = []
     for directory, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
-        found += [Path(directory, name) for name in sorted(filenames) if not name.endswith(".pyc")]
+        found += [os.path.join(directory, name) for name in sorted(filenames) if not name.endswith(".pyc")]
     return found
 
 
-def _file_digest(path: Path) -> str:
+def _file_digest(path: Path | str) -> str:
     """sha256 of a regular file's bytes; else what is there (missing, a directory, a FIFO...)."""
+    info = _stat_or_kind(path)
+    return info if isinstance(info, str) else _content_digest(path, info)
+
+
+def _stat_or_kind(path: Path | str) -> os.stat_result | str:
+    """A regular file's stat; else the digest of what is there instead."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -178,6 +199,10 @@ def _file_digest(path: Path) -> str:
         return f"unreadable:{error.errno}"
     if not stat.S_ISREG(info.st_mode):
         return f"not-regular:{stat.S_IFMT(info.st_mode)}"
+    return info
+
+
+def _content_digest(path: Path | str, info: os.stat_result) -> str:
     try:
         with open(path, "rb") as handle:
             digest = hashlib.sha256()
@@ -186,6 +211,62 @@ def _file_digest(path: Path) -> str:
     except OSError as error:
         return f"unreadable:{error.errno}"
     return f"{info.st_size}:{digest.hexdigest()}"
+
+
+_now_ns = time.time_ns  # the clock a digest is judged racy by (a test moves it)
+
+
+class FileDigests:
+    """Files' digests kept between checks, each vouched for by the file's stat (see the module's
+    docstring): a file whose stat is as it was is not read again."""
+
+    def __init__(self, kept: dict[str, list[Any]] | None = None):
+        self.kept = kept or {}
+        self.seen: dict[str, list[Any]] = {}
+
+    def digest(self, path: Path | str) -> str:
+        """What :func:`_file_digest` gives, from the kept digest where the stat vouches for it."""
+        info = _stat_or_kind(path)
+        if isinstance(info, str):
+            return info
+        name = os.fspath(path)
+        signature = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+        entry = self.seen.get(name) or self.kept.get(name)
+        if entry is not None and entry[:5] == signature:
+            self.seen[name] = entry
+            return entry[5]
+        found = _content_digest(path, info)
+        if found.startswith(f"{info.st_size}:") and \
+                max(info.st_mtime_ns, info.st_ctime_ns) < _now_ns() - RACY_NS:
+            self.seen[name] = [*signature, found]
+        return found
+
+    @classmethod
+    def read(cls, project: Project) -> FileDigests:
+        """The digests the last stored check kept; none when they cannot be trusted."""
+        path = cache_path(project) / DIGESTS
+        try:
+            if not path.parent.resolve().is_relative_to(project.root.resolve()):
+                return cls()
+            data = cache_json.loads(read_regular_file(path, max_bytes=MAX_ENTRY_BYTES))
+        except (OSError, LimitError, ValueError):
+            return cls()
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
+            return cls()
+        kept = {name: entry for name, entry in data["files"].items()
+                if isinstance(entry, list) and len(entry) == 6 and all(type(n) is int for n in entry[:5])
+                and isinstance(entry[5], str)}
+        return cls(kept)
+
+    def write(self, project: Project) -> None:
+        """Keep the digests seen in this check (only a cache: a failure to write is no error)."""
+        if self.seen == self.kept:
+            return
+        try:
+            atomic_write(cache_path(project) / DIGESTS,
+                         cache_json.dumps({"format": FORMAT, "files": self.seen}, sort_keys=True))
+        except OSError:
+            return
 
 
 @lru_cache(maxsize=1)
@@ -233,7 +314,7 @@ def _package_locations(top: str) -> list[Path]:
 
 def _add_sources(digest, location: Path) -> None:
     paths = [location] if location.is_file() else [
-        p for p in _files_under(location) if p.suffix in _SOURCE_SUFFIXES]
+        Path(p) for p in _files_under(os.fspath(location)) if p.endswith(_SOURCE_SUFFIXES)]
     for path in paths:
         digest.update(f"{path.relative_to(location.parent)}\0{_file_digest(path)}\0".encode())
 

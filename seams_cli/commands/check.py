@@ -81,9 +81,11 @@ def cached_check(project: Project) -> check_cache.Verdict:
     (an editor saving) leaves nothing stored, since the verdict may mix the
     old and the new content."""
     files: dict[Path, str] = {}
-    key = _key(project, files)
+    known = check_cache.FileDigests.read(project)
+    key = _key(project, files, known)
     stored = check_cache.read_verdict(project, key)
     if stored is not None:
+        known.write(project)  # what it vouches for now (a file read just after its edit is not kept)
         return stored
     verdict = None
     if _checked_here(project):  # re-check what an edit touched (seams.checks.incremental), else all of it
@@ -95,19 +97,21 @@ def cached_check(project: Project) -> check_cache.Verdict:
             verdict = fresh_verdict(project, statements=pack, keep_components=True)
     else:
         verdict = fresh_verdict(project)
-    if _key(project) == key:
+    if _key(project, None, known) == key:
         try:  # a .seams leading out of the project is refused; .seams/.gitignore keeps it out of git
             ensure_local_dir(project.root, check_cache.cache_path(project))
         except (SeamsError, OSError):
             return verdict  # nothing stored: it is only a cache
         check_cache.write_verdict(project, key, verdict)
+        known.write(project)
     return verdict
 
 
-def _key(project: Project, files: dict[Path, str] | None = None) -> str:
+def _key(project: Project, files: dict[Path, str] | None = None,
+         known: check_cache.FileDigests | None = None) -> str:
     from seams.generators.hookspecs import ENTRY_POINT_GROUP
 
-    return check_cache.check_key(project, ENTRY_POINT_GROUP, files=files)
+    return check_cache.check_key(project, ENTRY_POINT_GROUP, files=files, known=known)
 
 
 def _checked_here(project: Project) -> bool:
