@@ -113,7 +113,8 @@ def _protected_paths(project: Project, model: Model) -> set[Path]:
 def protected_paths(project: Project, trig_path: Path, payload_paths: Iterable[Path]) -> set[Path]:
     """The files no generator may write: the config, the lock, the TriG and every payload."""
     paths = {project.config_path.resolve(), project.lock_path.resolve(), trig_path.resolve()}
-    return paths | {path.resolve() for path in payload_paths}
+    resolver = _ResolvedUnder(project.root.resolve())  # payloads share a few directories: each resolved once
+    return paths | {resolver.resolve(path) for path in payload_paths}
 
 
 class _Places:
@@ -123,7 +124,7 @@ class _Places:
         self.out_dir, self.protected = out_dir, protected
         self.under_out = _ResolvedUnder(out_dir.resolve())
         self.handlers = project.handlers_dir
-        self.cache = project.cache_dir.resolve()
+        self.below = tuple(os.path.join(directory, "") for directory in (self.handlers, project.cache_dir.resolve()))
 
     def inside(self, rel: str) -> Path | None:
         """The file ``rel`` under the output directory, resolved; None when it leads outside."""
@@ -131,8 +132,9 @@ class _Places:
         return target if target.is_relative_to(self.under_out.base) else None
 
     def hand_owned_or_seams(self, path: Path) -> bool:
-        return (path in self.protected or path == self.handlers or self.handlers in path.parents
-                or self.cache in path.parents)
+        text = str(path)  # under a directory: below it, compared as text (Path.parents builds each parent)
+        return (path in self.protected or path == self.handlers
+                or any(text.startswith(below) for below in self.below))
 
 
 class _ResolvedUnder:
@@ -141,19 +143,22 @@ class _ResolvedUnder:
 
     def __init__(self, base: Path):
         self.base = base
-        self._parents: dict[str, Path] = {}
+        self._parents: dict[Path, Path] = {}
 
     def path(self, rel: str) -> Path:
-        folder, _, name = rel.rpartition("/")
-        parent = self._parents.get(folder)
+        return self.resolve(self.base / rel)
+
+    def resolve(self, path: Path) -> Path:
+        """``path.resolve()``, its directory resolved once for all the files in it."""
+        parent = self._parents.get(path.parent)
         if parent is None:
-            parent = self._parents[folder] = (self.base / folder).resolve() if folder else self.base
-        candidate = parent / name
+            parent = self._parents[path.parent] = path.parent.resolve()
+        candidate = parent / path.name
         try:
             plain = not stat.S_ISLNK(os.lstat(candidate).st_mode)
         except OSError:
             plain = True  # nothing there: it resolves as named
-        return candidate if plain and name not in ("", ".", "..") else (self.base / rel).resolve()
+        return candidate if plain and path.name not in ("", ".", "..") else path.resolve()
 
 
 def _place(project: Project, places: _Places, rel: str, owner: dict[Path, str]) -> Path:

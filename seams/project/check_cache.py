@@ -143,7 +143,8 @@ def size_and_sha256(file_digest: str | None) -> tuple[int, str] | None:
 def _tree_entries(project: Project) -> Iterator[tuple[str, str]]:
     """Each file the key digests, with its label (paths as strings: a key is taken of thousands)."""
     roots = [project.model_path.parent, project.generated_dir, project.handlers_dir]
-    named = {os.fspath(project.root / relative) for relative in _lock_paths(project)}
+    root = os.fspath(project.root)
+    named = {os.path.join(root, relative) for relative in _lock_paths(project)}
     seen: set[str] = set()
     for root in roots:
         for path in _files_under(os.fspath(root)):
