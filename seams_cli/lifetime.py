@@ -16,6 +16,12 @@ form cycles, so the youngest generation is collected every
 then runs hundreds of times less often, for the same peak memory on a
 400-process ``seams check`` (docs/performance.md). The thresholds are
 restored when the command ends.
+
+A re-check of the components an edit touched (seams.checks.incremental) holds
+no model but reads and rewrites what the last check kept (the record, the
+layout, the statement pack: tens of thousands of small lists and strings
+that all stay alive until it ends), so it runs with collection paused
+(``paused_collection``); it allocates a bounded amount, freed when it ends.
 """
 
 from __future__ import annotations
@@ -55,3 +61,15 @@ def command_model(project: Project, *, statements: StatementPack | None = None) 
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+@contextmanager
+def paused_collection() -> Iterator[None]:
+    """No garbage collection for the length of the ``with`` block (as it was after)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -34,7 +34,7 @@ from seams.fs import ensure_local_dir
 from seams.project import check_cache
 from seams.project.layout import Project, load_project
 from seams_cli.check_formats import FORMATS, render
-from seams_cli.lifetime import command_model
+from seams_cli.lifetime import command_model, paused_collection
 
 if TYPE_CHECKING:
     from seams.model.statement_cache import StatementPack
@@ -92,7 +92,8 @@ def cached_check(project: Project) -> check_cache.Verdict:
         from seams.checks import incremental
 
         pack = statement_pack(project)
-        verdict = incremental.recheck(project, pack, _prepare(project), files)
+        with paused_collection():
+            verdict = incremental.recheck(project, pack, _prepare(project), files)
         if verdict is None:
             verdict = fresh_verdict(project, statements=pack, keep_components=True)
     else:
