@@ -142,11 +142,10 @@ def size_and_sha256(file_digest: str | None) -> tuple[int, str] | None:
 
 def _tree_entries(project: Project) -> Iterator[tuple[str, str]]:
     """Each file the key digests, with its label (paths as strings: a key is taken of thousands)."""
-    roots = [project.model_path.parent, project.generated_dir, project.handlers_dir]
-    root = os.fspath(project.root)
-    named = {os.path.join(root, relative) for relative in _lock_paths(project)}
+    project_root = os.fspath(project.root)
+    named = {os.path.join(project_root, relative) for relative in _lock_paths(project)}
     seen: set[str] = set()
-    for root in roots:
+    for root in (project.model_path.parent, project.generated_dir, project.handlers_dir):
         for path in _files_under(os.fspath(root)):
             if path not in seen:
                 seen.add(path)
