@@ -21,7 +21,9 @@ A re-check of the components an edit touched (seams.checks.incremental) holds
 no model but reads and rewrites what the last check kept (the record, the
 layout, the statement pack: tens of thousands of small lists and strings
 that all stay alive until it ends), so it runs with collection paused
-(``paused_collection``); it allocates a bounded amount, freed when it ends.
+(``paused_collection``); it allocates a bounded amount, freed when it ends,
+and what outlives it (the modules it imported) is frozen, as the modules a
+command imports are (seams_cli.main).
 """
 
 from __future__ import annotations
@@ -65,11 +67,17 @@ def command_model(project: Project, *, statements: StatementPack | None = None) 
 
 @contextmanager
 def paused_collection() -> Iterator[None]:
-    """No garbage collection for the length of the ``with`` block (as it was after)."""
+    """No garbage collection for the length of the ``with`` block, and what it left alive
+    frozen after it (``gc.freeze``): the modules it imported and what it returns live until
+    the command ends, and the first collection after the block would otherwise walk them
+    all (45 ms of a 650 ms re-check, docs/performance.md). ``seams_cli.main.main``
+    unfreezes when the command returns, so an in-process caller's garbage is collected
+    as before."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if enabled:
             gc.enable()

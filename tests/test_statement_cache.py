@@ -175,17 +175,17 @@ def _real_pack(pack: StatementPack) -> dict:
 
 
 def _out_of_range(data: dict) -> dict:
-    data["entries"] = {key: [10 ** 9] * len(flat) for key, flat in data["entries"].items()}
+    data["entries"] = {key: " ".join(["1000000000"] * len(entry.split())) for key, entry in data["entries"].items()}
     return data
 
 
 def _negative(data: dict) -> dict:
-    data["entries"] = {key: [-1] * len(flat) for key, flat in data["entries"].items()}
+    data["entries"] = {key: " ".join(["-1"] * len(entry.split())) for key, entry in data["entries"].items()}
     return data
 
 
 def _not_integers(data: dict) -> dict:
-    data["entries"] = {key: [0.5] * len(flat) for key, flat in data["entries"].items()}
+    data["entries"] = {key: " ".join(["0.5"] * len(entry.split())) for key, entry in data["entries"].items()}
     return data
 
 
@@ -196,7 +196,12 @@ def _bad_term(data: dict) -> dict:
 
 def _odd_entry(data: dict) -> dict:
     key = next(iter(data["entries"]))
-    data["entries"][key] = data["entries"][key][:-1]
+    data["entries"][key] = data["entries"][key].rsplit(" ", 1)[0]
+    return data
+
+
+def _entries_as_lists(data: dict) -> dict:  # the first format's entries
+    data["entries"] = {key: [int(n) for n in entry.split()] for key, entry in data["entries"].items()}
     return data
 
 
@@ -211,7 +216,7 @@ def _other_seams(data: dict) -> dict:
 
 
 @pytest.mark.parametrize("damage", [_out_of_range, _negative, _not_integers, _bad_term, _odd_entry,
-                                    _other_format, _other_seams])
+                                    _entries_as_lists, _other_format, _other_seams])
 def test_a_damaged_or_foreign_pack_is_ignored(pack, damage):
     data = damage(_real_pack(pack))
     assert pack.directory is not None

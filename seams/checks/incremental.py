@@ -39,6 +39,7 @@ edits).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -344,7 +345,7 @@ def _parts(project: Project, sub: Model, generators: Any) -> Parts:
 # --- the verdict composed from the units -------------------------------------------------------
 
 def _verdict(project: Project, qname: Callable[[URIRef], str], units: Sequence[dict[str, Any]],
-             parts: Parts, generators: Any, digests: dict[Path, str] | None = None) -> Verdict | None:
+             parts: Parts, generators: Any, digests: dict[str, str] | None = None) -> Verdict | None:
     """The whole check's verdict from its units' and the whole model's parts (None when they
     do not assemble)."""
     from seams.checks import registry
@@ -430,7 +431,7 @@ def _put(parts: Parts, added: Parts) -> None:
 # --- re-checking after an edit -----------------------------------------------------------------
 
 def recheck(project: Project, pack: StatementPack, prepare: Callable[[Path], None],
-            digests: dict[Path, str] | None = None) -> Verdict | None:
+            digests: dict[str, str] | None = None) -> Verdict | None:
     """The verdict of a check of the project as it is now, re-checking only the components an
     edit touched; None when the record cannot say for sure (the caller checks the whole model,
     which keeps a new record). ``digests``: files' ``<size>:<sha256>`` as the check cache's
@@ -447,7 +448,7 @@ def recheck(project: Project, pack: StatementPack, prepare: Callable[[Path], Non
 class _Recheck:
     """One re-check: the document split, what changed since the record, the units re-derived."""
 
-    def __init__(self, project: Project, pack: StatementPack, record: dict[str, Any], digests: dict[Path, str]):
+    def __init__(self, project: Project, pack: StatementPack, record: dict[str, Any], digests: dict[str, str]):
         from seams.model.statement_cache import KeptStatements, layout_of, split_after_edit, split_statements
 
         self.project, self.record, self.digests = project, record, digests
@@ -559,7 +560,7 @@ class _Recheck:
         """A payload's sha256: as the check cache's key read it, else read now."""
         from seams.project.check_cache import size_and_sha256
 
-        known = size_and_sha256(self.digests.get(path))
+        known = size_and_sha256(self.digests.get(os.fspath(path)))
         return known[1] if known is not None else _sha256(path, self.project)
 
     def _rederive(self, touched: set[int]) -> tuple[list[dict[str, Any]], set[int], Parts, list[Any]]:

@@ -129,7 +129,7 @@ class _Places:
     def inside(self, rel: str) -> Path | None:
         """The file ``rel`` under the output directory, resolved; None when it leads outside."""
         target = self.under_out.path(rel)
-        return target if target.is_relative_to(self.under_out.base) else None
+        return target if self.under_out.holds(target) else None
 
     def hand_owned_or_seams(self, path: Path) -> bool:
         text = str(path)  # under a directory: below it, compared as text (Path.parents builds each parent)
@@ -139,26 +139,37 @@ class _Places:
 
 class _ResolvedUnder:
     """Paths under a resolved directory, resolved as ``(base / rel).resolve()`` resolves them, each
-    directory once (not once per file): a file that is no symlink is then that directory's."""
+    directory once (not once per file): a file that is no symlink is then that directory's.
+    Worked on as strings: a check places thousands of files, and pathlib's objects cost more
+    than the system calls (docs/performance.md)."""
 
     def __init__(self, base: Path):
         self.base = base
-        self._parents: dict[Path, Path] = {}
+        text = os.fspath(base)
+        self._below = text if text.endswith(os.sep) else text + os.sep
+        self._base_text = text
+        self._parents: dict[str, str] = {}
 
     def path(self, rel: str) -> Path:
         return self.resolve(self.base / rel)
 
     def resolve(self, path: Path) -> Path:
         """``path.resolve()``, its directory resolved once for all the files in it."""
-        parent = self._parents.get(path.parent)
+        head, name = os.path.split(os.fspath(path))
+        parent = self._parents.get(head)
         if parent is None:
-            parent = self._parents[path.parent] = path.parent.resolve()
-        candidate = parent / path.name
+            parent = self._parents[head] = os.fspath(Path(head).resolve())
+        candidate = os.path.join(parent, name)
         try:
             plain = not stat.S_ISLNK(os.lstat(candidate).st_mode)
         except OSError:
             plain = True  # nothing there: it resolves as named
-        return candidate if plain and path.name not in ("", ".", "..") else path.resolve()
+        return Path(candidate) if plain and name not in ("", ".", "..") else path.resolve()
+
+    def holds(self, path: Path) -> bool:
+        """``path.is_relative_to(self.base)`` for a resolved ``path``, compared as text."""
+        text = os.fspath(path)
+        return text == self._base_text or text.startswith(self._below)
 
 
 def _place(project: Project, places: _Places, rel: str, owner: dict[Path, str]) -> Path:
@@ -218,7 +229,7 @@ def generated_findings(project: Project, model: Model) -> list[Finding]:
 
 
 def findings_of_generation(project: Project, result: Generation,
-                           digests: dict[Path, str] | None = None) -> list[Finding]:
+                           digests: dict[str, str] | None = None) -> list[Finding]:
     """:func:`generated_findings` of a generation however it was made (whole, or composed
     from the model's components by seams.checks.incremental); ``digests``: files'
     ``<size>:<sha256>`` as just read (seams.project.check_cache.check_key), not read again."""
@@ -238,8 +249,10 @@ def findings_of_generation(project: Project, result: Generation,
     edited_paths = {finding.subject for finding in edited}
     stale: list[Finding] = []
     produced = set()
+    below_root = os.fspath(project.root).rstrip(os.sep) + os.sep  # compared as text: thousands of paths
     for path, data in result.files.items():
-        rel = path.relative_to(project.root).as_posix() if path.is_relative_to(project.root) \
+        text = os.fspath(path)
+        rel = text[len(below_root):].replace(os.sep, "/") if text.startswith(below_root) \
             else project.relative(path)  # the placed paths are resolved already
         produced.add(rel)
         if rel in edited_paths:
@@ -257,21 +270,21 @@ def findings_of_generation(project: Project, result: Generation,
 class _OnDisk:
     """Files' sha256 as the check cache's key read them, else read now."""
 
-    def __init__(self, digests: dict[Path, str]):
+    def __init__(self, digests: dict[str, str]):
         from seams.project.check_cache import size_and_sha256  # only a check reads digests
 
         self.digests, self.size_and_sha256 = digests, size_and_sha256
 
     def is_file(self, path: Path) -> bool:
         """Whether a regular file is there (as the key found it: a digest of its content)."""
-        return self.size_and_sha256(self.digests.get(path)) is not None or path.is_file()
+        return self.size_and_sha256(self.digests.get(os.fspath(path))) is not None or path.is_file()
 
     def sha256(self, path: Path) -> str:
-        known = self.size_and_sha256(self.digests.get(path))
+        known = self.size_and_sha256(self.digests.get(os.fspath(path)))
         return known[1] if known is not None else sha256_hex(path.read_bytes())
 
     def same(self, path: Path, data: bytes) -> bool:
-        known = self.size_and_sha256(self.digests.get(path))
+        known = self.size_and_sha256(self.digests.get(os.fspath(path)))
         if known is not None:
             return known == (len(data), sha256_hex(data))
         return path.read_bytes() == data
@@ -290,9 +303,10 @@ def _staleness(path: Path, data: bytes, lock: Lock, rel: str, on_disk: _OnDisk) 
 def _locked_path(project: Project, rel: str, under_root: _ResolvedUnder | None = None) -> Path:
     """Where the lock's ``generated.<rel>`` lies (``under_root``: the project root's paths, for a
     caller asking for many)."""
-    resolved = under_root.base if under_root is not None else project.root.resolve()
-    target = under_root.path(rel) if under_root is not None else (resolved / rel).resolve()
-    if not target.is_relative_to(resolved):
+    if under_root is None:
+        under_root = _ResolvedUnder(project.root.resolve())
+    target = under_root.path(rel)
+    if not under_root.holds(target):
         raise ProjectError(f"{project.relative(project.lock_path)}: generated.{rel} leads outside the project")
     return target
 

@@ -80,7 +80,7 @@ def cached_check(project: Project) -> check_cache.Verdict:
     The key is taken again after the check: a file changed while it ran
     (an editor saving) leaves nothing stored, since the verdict may mix the
     old and the new content."""
-    files: dict[Path, str] = {}
+    files: dict[str, str] = {}
     known = check_cache.FileDigests.read(project)
     key = _key(project, files, known)
     stored = check_cache.read_verdict(project, key)
@@ -108,7 +108,7 @@ def cached_check(project: Project) -> check_cache.Verdict:
     return verdict
 
 
-def _key(project: Project, files: dict[Path, str] | None = None,
+def _key(project: Project, files: dict[str, str] | None = None,
          known: check_cache.FileDigests | None = None) -> str:
     from seams.generators.hookspecs import ENTRY_POINT_GROUP
 
