@@ -552,16 +552,17 @@ class _Recheck:
                     touched.add(number)
         model_dir = self.project.model_path.parent
         for number, unit in enumerate(self.units):
-            if any(self._sha256(model_dir / p["path"]) != p["sha256"] for p in unit["payloads"].values()):
+            if any(self._sha256(model_dir, p["path"]) != p["sha256"] for p in unit["payloads"].values()):
                 touched.add(number)
         return touched
 
-    def _sha256(self, path: Path) -> str | None:
-        """A payload's sha256: as the check cache's key read it, else read now."""
+    def _sha256(self, model_dir: Path, relpath: str) -> str | None:
+        """A payload's sha256: as the check cache's key read it (by its path as text: a
+        re-check looks up every payload), else read now."""
         from seams.project.check_cache import size_and_sha256
 
-        known = size_and_sha256(self.digests.get(os.fspath(path)))
-        return known[1] if known is not None else _sha256(path, self.project)
+        known = size_and_sha256(self.digests.get(os.path.join(model_dir, relpath)))
+        return known[1] if known is not None else _sha256(model_dir / relpath, self.project)
 
     def _rederive(self, touched: set[int]) -> tuple[list[dict[str, Any]], set[int], Parts, list[Any]]:
         """Every unit after re-checking the ``touched`` ones (split again), and the units a name

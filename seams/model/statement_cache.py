@@ -251,7 +251,7 @@ def _parse_pieces(dataset: Dataset, document: Document, missing: Sequence[_Piece
     return quads
 
 
-def _replay(dataset: Dataset, pieces: Sequence[_Piece], known: dict[str, list[int]], stored: _Pack | None,
+def _replay(dataset: Dataset, pieces: Sequence[_Piece], known: dict[str, str], stored: _Pack | None,
             fresh: dict[str, list[Quad]], collected: list[tuple[Quad, ...]]) -> bool:
     """Add every statement's quads as the full parse does (``store.add`` with the statement's
     graph); False when a stored entry does not make sense (the caller parses it all instead)."""

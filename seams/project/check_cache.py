@@ -46,9 +46,8 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -100,7 +99,7 @@ def check_key(project: Project, generator_group: str, environ: dict[str, str] | 
         digest.update(f"{label}\0{len(data)}\0".encode())
         digest.update(data)
 
-    for label, data in _settings(project, generator_group, environ):
+    for label, data in _settings(project, generator_group, environ, file_digest):
         add(label, data)
     add("lock", file_digest(project.lock_path).encode())
     for label, path in _tree_entries(project):
@@ -122,10 +121,11 @@ def settings_key(project: Project, generator_group: str, environ: dict[str, str]
     return digest.hexdigest()
 
 
-def _settings(project: Project, generator_group: str, environ: dict[str, str] | None) -> list[tuple[str, bytes]]:
+def _settings(project: Project, generator_group: str, environ: dict[str, str] | None,
+              file_digest: Callable[[Path | str], str] | None = None) -> list[tuple[str, bytes]]:
     """The first entries of :func:`check_key`, and all of :func:`settings_key`'s."""
     environ = dict(os.environ if environ is None else environ)
-    return [("tool", tool_digest().encode()),
+    return [("tool", tool_digest(file_digest).encode()),
             ("generators", _generators_digest(generator_group).encode()),
             ("env", json.dumps(sorted((k, v) for k, v in environ.items() if k.startswith("SEAMS_"))).encode()),
             ("root", str(project.root).encode()),
@@ -269,18 +269,24 @@ class FileDigests:
             return
 
 
-@lru_cache(maxsize=1)
-def tool_digest() -> str:
-    """seams' own sources and the versions of what the checks inherit, once per process."""
-    digest = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
-    for library in _LIBRARIES:
-        digest.update(f"{library} {_version(library)}\0".encode())
-    beside = Path(__file__).resolve().parents[2]  # where the seams package lies, and its siblings
-    for package in sorted(beside.iterdir()):
-        if package.is_dir() and (package.name.startswith("seams") or package.name == "pytest_seams") \
-                and (package / "__init__.py").is_file():
-            _add_sources(digest, package)
-    return digest.hexdigest()
+_tool: list[str] = []  # tool_digest's value, once worked out in this process
+
+
+def tool_digest(file_digest: Callable[[Path | str], str] | None = None) -> str:
+    """seams' own sources and the versions of what the checks inherit, once per process;
+    ``file_digest``: how a source file's digest is taken the first time (``check_key`` passes
+    the digests kept from before, vouched for by stat, so an unchanged seams is not read)."""
+    if not _tool:
+        digest = hashlib.sha256(f"format {FORMAT}\0python {sys.version}\0".encode())
+        for library in _LIBRARIES:
+            digest.update(f"{library} {_version(library)}\0".encode())
+        beside = Path(__file__).resolve().parents[2]  # where the seams package lies, and its siblings
+        for package in sorted(beside.iterdir()):
+            if package.is_dir() and (package.name.startswith("seams") or package.name == "pytest_seams") \
+                    and (package / "__init__.py").is_file():
+                _add_sources(digest, package, file_digest or _file_digest)
+        _tool.append(digest.hexdigest())
+    return _tool[0]
 
 
 def _generators_digest(group: str) -> str:
@@ -312,11 +318,14 @@ def _package_locations(top: str) -> list[Path]:
     return [Path(spec.origin)] if spec.origin else []
 
 
-def _add_sources(digest, location: Path) -> None:
-    paths = [location] if location.is_file() else [
-        Path(p) for p in _files_under(os.fspath(location)) if p.endswith(_SOURCE_SUFFIXES)]
-    for path in paths:
-        digest.update(f"{path.relative_to(location.parent)}\0{_file_digest(path)}\0".encode())
+def _add_sources(digest, location: Path, file_digest: Callable[[Path | str], str] = _file_digest) -> None:
+    if location.is_file():
+        digest.update(f"{location.name}\0{file_digest(location)}\0".encode())
+        return
+    parent = os.path.join(os.fspath(location.parent), "")
+    for path in _files_under(os.fspath(location)):
+        if path.endswith(_SOURCE_SUFFIXES) and path.startswith(parent):
+            digest.update(f"{path[len(parent):]}\0{file_digest(path)}\0".encode())
 
 
 def _version(name: str) -> str:
