@@ -11,9 +11,11 @@ import json
 import os
 import socket
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
+import seams
 from seams.checks.clean_text import clean_text_problem
 from seams_runtime.handler_checks import Bindings, Inputs, example_problems
 from seams_runtime.sandbox import RUN_UIDS, SANDBOX_UID, SandboxUnavailable, choose
@@ -153,3 +155,33 @@ def test_old_lock_records_without_a_sandbox_stay_valid(tmp_path):
     record_draft(project, {**old, "sandbox": "bubblewrap 0.8.0"})
     assert draft_findings(project, model) == []
     assert json.loads((root / "seams.lock").read_text())["drafts"][0]["sandbox"] == "bubblewrap 0.8.0"
+
+
+LISTING_PROBE = '''
+import os
+from importlib.machinery import PathFinder
+
+def handle(inputs, bindings):
+    spec = PathFinder.find_spec("seams", [ROOT])
+    return {"found": None if spec is None else spec.origin, "listed": sorted(os.listdir(ROOT))}
+'''
+
+
+@pytest.mark.parametrize("name", ["bubblewrap", "namespaces"])
+def test_a_checkout_on_sys_path_finds_seams_and_shows_nothing_else(name, tmp_path):
+    """A checkout put on sys.path by a ``.pth`` file (as ``pip install -e`` or the README test's
+    venv does) is listed by the import system before it finds ``seams`` in it: the executor may
+    list it (Landlock once refused, and drafted generators failed with "No module named
+    'seams'"), and sees only what is bound of it, never the rest of the checkout."""
+    sandbox = backend(name)
+    checkout = Path(seams.__file__).resolve().parents[1]
+    handlers = tmp_path / "project" / "handlers"
+    handlers.mkdir(parents=True)
+    (handlers / "__init__.py").write_text("")
+    (handlers / "probe.py").write_text(LISTING_PROBE.replace("ROOT", repr(str(checkout))))
+    with Executor([(handlers, "handlers")], sandbox=sandbox) as executor:
+        handle, problems = executor.import_handler("handlers.probe", "handlers/probe.py")
+        assert problems == []
+        seen = handle(Inputs({}, []), Bindings([], {}))
+    assert seen["found"] == str(checkout / "seams" / "__init__.py")
+    assert "seams" in seen["listed"] and not {"README.md", "tests", "pyproject.toml"} & set(seen["listed"])

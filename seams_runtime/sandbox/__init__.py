@@ -175,6 +175,12 @@ def view(launch: Launch) -> View:
                 + tuple((str(copy), str(original)) for copy, original in launch.originals))
 
 
+def parents(path: str) -> list[str]:
+    """``/a/b/c`` -> ``["/a/b", "/a"]``: the directories a sandbox's root must hold for a bind at ``path``."""
+    parts = path.split("/")[1:-1]
+    return ["/" + "/".join(parts[:n]) for n in range(len(parts), 0, -1)]
+
+
 def readable(launch: Launch) -> list[Path]:
     """Directories the executor reads besides the system's: the interpreter's, seams', and
     the model files, outermost first, none inside another (a bind inside a bind is redundant)."""

@@ -31,6 +31,7 @@ from seams_runtime.sandbox import (
     executor_source,
     limits,
     own_uid,
+    parents,
     python_command,
     python_env,
     view,
@@ -65,7 +66,7 @@ class Bubblewrap(Sandbox):
         made: set[str] = {"/", "/tmp", "/proc", "/dev"}
         bound: list[str] = []
         for source, path in seen.binds:
-            for parent in reversed(_parents(path)):
+            for parent in reversed(parents(path)):
                 if parent not in made and not any(parent == b or parent.startswith(b + "/") for b in bound):
                     made.add(parent)
                     args += ["--perms", "0755", "--dir", parent]
@@ -88,12 +89,6 @@ class Bubblewrap(Sandbox):
         command = [_bwrap() or "bwrap", *self.arguments(launch), "--setenv", "PYTHONHASHSEED", seed, "--",
                    *python_command(executor_source(), json.dumps(config))]
         return self.start(launch, command, {}, **kwargs)
-
-
-def _parents(path: str) -> list[str]:
-    """``/a/b/c`` -> ``["/a/b", "/a"]``: the directories bubblewrap must make for a bind at ``path``."""
-    parts = path.split("/")[1:-1]
-    return ["/" + "/".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
 @cache

@@ -197,7 +197,8 @@ def seccomp():
 
 
 def landlock(rules):
-    """Only ``read`` paths readable (and executable), only ``write`` paths writable."""
+    """Only ``read`` paths readable (and executable), ``list`` directories listed (their
+    entries' names, nothing read), only ``write`` paths writable."""
     syscall = LIBC.syscall
     abi = syscall(444, None, 0, 1)  # landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
     if abi < 1:
@@ -217,7 +218,9 @@ def landlock(rules):
         _pack_ = 1
         _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
-    for paths, access in ((rules.get("read", []), read), (rules.get("write", []), everything)):
+    listing = 1 << 3  # read_dir
+    for paths, access in ((rules.get("read", []), read), (rules.get("list", []), listing),
+                          (rules.get("write", []), everything)):
         for path in paths:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
@@ -225,6 +228,9 @@ def landlock(rules):
                 continue
             allowed = access if os.path.isdir(path) else access & ((1 << 0) | (1 << 1) | (1 << 2) | (1 << 14))
             rule = PathBeneath(allowed & everything, fd)
+            if not rule.allowed_access:  # a file named where only directories are listed
+                os.close(fd)
+                continue
             if syscall(445, ruleset, 1, ctypes.byref(rule), 0) != 0:
                 raise OSError(ctypes.get_errno(), f"landlock_add_rule {path}")
             os.close(fd)

@@ -33,6 +33,7 @@ from seams_runtime.sandbox import (
     executor_config,
     executor_source,
     own_uid,
+    parents,
     python_command,
     python_env,
     view,
@@ -66,12 +67,16 @@ class Namespaces(Sandbox):
         seen = view(launch)
         binds = [*seen.binds, *((d, d) for d in DEVICES if os.path.exists(d))]
         read = [path for _, path in seen.binds] + ["/proc", *DEVICES]  # /proc: its own PID namespace's
+        # the directories leading to a bind may be listed, not read: in this root they hold only the
+        # binds, and Python's import system lists a sys.path entry (a checkout a .pth file names, of
+        # which only the seams package is bound) before it finds a package in it
+        listed = sorted({parent for path in read for parent in parents(path)} - {"/", *read})
         config = executor_config(launch, uid=launch.uid, userns=os.geteuid() != 0, cwd="/tmp", seccomp=True,
                                  path=[os.path.dirname(original) for _, original in launch.originals]
                                  or launch.config["path"],
                                  root={"new": new_root, "links": seen.links, "binds": binds,
                                        "owner": 0 if launch.uid is None else launch.uid},
-                                 landlock={"read": read, "write": ["/tmp", "/dev/null"]})
+                                 landlock={"read": read, "list": listed, "write": ["/tmp", "/dev/null"]})
         command = [*unshare_command(), "--", *python_command(executor_source(), json.dumps(config))]
         return self.start(launch, command, python_env(config), **kwargs)
 
