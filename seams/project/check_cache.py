@@ -90,8 +90,9 @@ def check_key(project: Project, generator_group: str, environ: dict[str, str] | 
               files: dict[str, str] | None = None, known: FileDigests | None = None) -> str:
     """The digest of everything ``seams check`` reads (see the module's docstring);
     ``generator_group`` is the entry-point group generators register in; ``files``, when
-    given, receives each file's own digest by its path as a string (``<size>:<sha256>``, or what is there instead:
-    :func:`size_and_sha256` reads it); ``known``: digests kept from before, vouched for by stat."""
+    given, receives each file's own digest (``<size>:<sha256>``, or what is there instead:
+    :func:`size_and_sha256` reads it) by its path as a string, as the key walked it;
+    ``known``: digests kept from before, vouched for by stat."""
     digest = hashlib.sha256()
     file_digest = known.digest if known is not None else _file_digest
 
