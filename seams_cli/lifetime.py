@@ -33,8 +33,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from seams.model.loading import load_model
-
 if TYPE_CHECKING:
     from seams.model.loading import Model
     from seams.model.statement_cache import StatementPack
@@ -48,14 +46,10 @@ YOUNG_THRESHOLD = 50_000
 @contextmanager
 def command_model(project: Project, *, statements: StatementPack | None = None) -> Iterator[Model]:
     """``load_model(project, statements=statements)`` for the length of the ``with`` block."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    from seams.model.loading import load_model  # here: seams_cli.main imports this module first
+
+    with paused_collection():
         model = load_model(project, statements=statements)
-    finally:
-        if enabled:
-            gc.enable()
-    gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], YOUNG_THRESHOLD), *thresholds[1:])
     try:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from seams.display import terminal_safe
 from seams_cli import errors
+from seams_cli.lifetime import paused_collection
 
 # command -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -63,7 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2  # parse_args exits (help, version or a usage error); only unusual argv get here
     name, rest = argv[0], argv[1:]
     try:
-        module = _imported(COMMANDS[name][0])
+        # a command's modules live until the process ends: collecting while they are made only
+        # finds them alive, and frozen no collection walks them again (docs/performance.md)
+        with paused_collection():
+            module = importlib.import_module(COMMANDS[name][0])
         parser = argparse.ArgumentParser(prog=f"seams {name}", description=COMMANDS[name][1])
         module.add_arguments(parser)
         args = parser.parse_args(rest)
@@ -72,26 +76,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return errors.run_guarded(name, module, args, before=recover_interrupted)
     finally:
         gc.unfreeze()
-
-
-def _imported(name: str):
-    """The command's module, imported with garbage collection paused, and what the import
-    made frozen (``gc.freeze``) until :func:`main` returns.
-
-    Importing a command's modules (rdflib, pyshacl, the checks) makes a hundred
-    thousand functions, classes and constants that live until the process ends:
-    collecting while they are made, and every full collection after, only finds
-    them all alive (about 7 % of a re-check, docs/performance.md). ``main``
-    unfreezes them when the command is done, so an in-process caller's garbage
-    is collected as before."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return importlib.import_module(name)
-    finally:
-        if enabled:
-            gc.enable()
-        gc.freeze()
 
 
 class _TerminalSafe:

@@ -557,39 +557,29 @@ def split_after_edit(data: bytes, before: Layout, *, source: str, base: str | No
 
 
 def _common_prefix(a: str, b: str) -> int:
-    """How many characters ``a`` and ``b`` share at their start.
+    """How many characters ``a`` and ``b`` share at their start."""
+    return _shared_length(lambda start, stop: a[start:stop] == b[start:stop], min(len(a), len(b)))
+
+
+def _common_suffix(a: str, b: str, *, limit: int) -> int:
+    """How many characters ``a`` and ``b`` share at their end, at most ``limit``."""
+    ends = len(a), len(b)
+    return _shared_length(lambda start, stop: a[ends[0] - stop:ends[0] - start] == b[ends[1] - stop:ends[1] - start],
+                          max(limit, 0))
+
+
+def _shared_length(same: Callable[[int, int], bool], limit: int) -> int:
+    """The longest run ``0..n`` (at most ``limit``) for which ``same(0, n)`` holds, where
+    ``same(start, stop)`` compares characters start..stop counted from one end.
 
     Blocks are compared in turn up to the first that differs, then that block by halves:
     each character is copied about once (halving the whole text copied it some twenty
     times, a measurable share of a re-check)."""
-    size = min(len(a), len(b))
-    low = 0
-    while low < size and a[low:low + _BLOCK] == b[low:low + _BLOCK]:
-        low += _BLOCK
-    high = min(low + _BLOCK, size)
-    while low < high:  # the first low characters are shared; the answer is at most high
-        middle = (low + high + 1) // 2
-        if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return min(low, size)
-
-
-def _common_suffix(a: str, b: str, *, limit: int) -> int:
-    """How many characters ``a`` and ``b`` share at their end, at most ``limit`` (as
-    :func:`_common_prefix`, from the end)."""
-    limit = max(limit, 0)
-    ends = len(a), len(b)
-
-    def same(start: int, stop: int) -> bool:  # the characters start..stop from the end
-        return a[ends[0] - stop:ends[0] - start] == b[ends[1] - stop:ends[1] - start]
-
     low = 0
     while low < limit and same(low, min(low + _BLOCK, limit)):
         low = min(low + _BLOCK, limit)
     high = min(low + _BLOCK, limit)
-    while low < high:
+    while low < high:  # the first low characters are shared; the answer is at most high
         middle = (low + high + 1) // 2
         if same(low, middle):
             low = middle
@@ -599,7 +589,7 @@ def _common_suffix(a: str, b: str, *, limit: int) -> int:
 
 
 _BLOCK = 1 << 14
-"""Characters :func:`_common_prefix` compares at once."""
+"""Characters :func:`_shared_length` compares at once."""
 
 
 def layout_json(layout: Layout) -> dict[str, Any]:
